@@ -1,0 +1,33 @@
+# The README's commands. Each target creates .venv and installs the project when needed.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# Numba compiles each engine once and caches it next to the sources; a test run reuses it.
+REPORT_DIR ?= report
+
+.PHONY: report test bench lint install clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+report: $(STAMP)
+	$(BIN)/rumsim report --out $(REPORT_DIR)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/rumsim bench
+
+lint: $(STAMP)
+	$(BIN)/ruff check engines simulate analyses reports tests
+
+clean:
+	rm -rf $(VENV) $(REPORT_DIR) .pytest_cache .ruff_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,177 @@
+"""What a game declares about itself, once, so the CLI, runner and reports can list and validate.
+
+Each ``engines/<game>/__init__.py`` builds one :class:`GameInfo`: its name,
+player range, policies (with their numeric parameters), outcome columns,
+``Rules`` class, and the two ways to play it (the readable reference path and
+the Numba fast path). Nothing else in rumsim knows a game's internals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from engines._rules import RulesError, closest
+
+
+@dataclass(frozen=True)
+class Param:
+    """One numeric policy parameter."""
+
+    name: str
+    default: float
+    help: str
+    low: float | None = None
+    high: float | None = None
+    integer: bool = False
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A decision maker a seat can be given."""
+
+    name: str
+    code: int  # what the fast path switches on
+    help: str
+    params: tuple[Param, ...] = ()
+    slow: bool = False  # run only when asked, with fewer games
+
+
+MAX_POLICY_PARAMS = 4
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A policy with its parameter values, as assigned to one seat."""
+
+    spec: PolicySpec
+    values: tuple[float, ...]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def param(self, name: str) -> float:
+        for p, v in zip(self.spec.params, self.values, strict=True):
+            if p.name == name:
+                return v
+        raise KeyError(name)
+
+    def label(self) -> str:
+        """'greedy' or 'greedy:draw_threshold=3' (only non-default values shown)."""
+        extra = [f"{p.name}={_fmt(v)}" for p, v in zip(self.spec.params, self.values, strict=True)
+                 if v != p.default]
+        return ":".join([self.spec.name, *extra])
+
+    def encode(self) -> np.ndarray:
+        """float64[1 + MAX_POLICY_PARAMS]: the code, then the parameter values."""
+        out = np.zeros(1 + MAX_POLICY_PARAMS, dtype=np.float64)
+        out[0] = self.spec.code
+        out[1:1 + len(self.values)] = self.values
+        return out
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(v)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One outcome column: name, dtype ('int' or 'float') and meaning."""
+
+    name: str
+    dtype: str
+    help: str
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Everything the rest of rumsim may know about one game."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    policies: dict[str, PolicySpec]
+    default_policy: str
+    rules_cls: type
+    # columns(players) -> the outcome columns for that player count
+    columns: Callable[[int], list[Column]]
+    # reference(rules, policies, players, seed, game) -> dict row (column name -> value)
+    reference: Callable[..., dict[str, Any]]
+    # fast(rules, policies, players, seed, first_game, n_games) -> float64[n_games, n_columns]
+    fast: Callable[..., np.ndarray]
+    # narrate(rules, policies, players, seed, game) -> (lines, record)
+    narrate: Callable[..., tuple[list[str], dict[str, Any]]]
+    summary: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------ validation
+
+    def check_players(self, players: int | None) -> int:
+        if players is None:
+            return self.default_players
+        if not self.min_players <= players <= self.max_players:
+            span = (f"{self.min_players}" if self.min_players == self.max_players
+                    else f"{self.min_players}-{self.max_players}")
+            raise RulesError(f"{self.name} is played by {span} players, not {players}")
+        return players
+
+    def policy(self, text: str) -> Policy:
+        """Parse 'name' or 'name:key=value:key=value' into a Policy."""
+        name, *pairs = [p.strip() for p in text.strip().split(":")]
+        if name not in self.policies:
+            raise RulesError(
+                f"unknown policy '{name}' for {self.name}" + closest(name, list(self.policies))
+                + f"; policies: {', '.join(self.policies)}"
+            )
+        spec = self.policies[name]
+        values = {p.name: p.default for p in spec.params}
+        known = [p.name for p in spec.params]
+        for pair in pairs:
+            if "=" not in pair:
+                raise RulesError(f"policy parameter needs key=value, got '{pair}' in '{text}'")
+            key, raw = (s.strip() for s in pair.split("=", 1))
+            if key not in values:
+                hint = closest(key, known) or (f"; it takes {', '.join(known)}" if known
+                                               else "; it takes no parameters")
+                raise RulesError(f"policy {name} has no parameter '{key}'" + hint)
+            param = next(p for p in spec.params if p.name == key)
+            try:
+                value = float(raw)
+            except ValueError:
+                raise RulesError(f"policy parameter {name}:{key}={raw!r} is not a number") from None
+            if param.integer and not value.is_integer():
+                raise RulesError(f"policy parameter {name}:{key}={raw!r} must be a whole number")
+            if (param.low is not None and value < param.low) or (
+                param.high is not None and value > param.high
+            ):
+                lo = "" if param.low is None else _fmt(param.low)
+                hi = "" if param.high is None else _fmt(param.high)
+                raise RulesError(f"policy parameter {name}:{key}={raw} is out of range {lo}..{hi}")
+            values[key] = value
+        return Policy(spec, tuple(values[p.name] for p in spec.params))
+
+    def seat_policies(self, text: str | None, players: int) -> tuple[Policy, ...]:
+        """One policy for all seats ('greedy') or one per seat ('greedy,random,random')."""
+        text = text or self.default_policy
+        parts = [p for p in text.split(",") if p.strip()]
+        if len(parts) == 1:
+            parts = parts * players
+        if len(parts) != players:
+            raise RulesError(
+                f"--policy names {len(parts)} seats but the game has {players} players"
+            )
+        return tuple(self.policy(p) for p in parts)
+
+    def column_names(self, players: int) -> list[str]:
+        return [c.name for c in self.columns(players)]
+
+
+def encode_policies(policies: tuple[Policy, ...]) -> np.ndarray:
+    """float64[seats, 1 + MAX_POLICY_PARAMS] for the fast path."""
+    return np.stack([p.encode() for p in policies])

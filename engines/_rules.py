@@ -1,0 +1,282 @@
+"""Rules as data: the option machinery every game's ``Rules`` dataclass is built on.
+
+A game declares its rules as a frozen dataclass whose fields are made with
+:func:`option` (default, allowed values, one-line help). This module gives
+that dataclass validation, overrides from the CLI or a TOML file, presets,
+and error messages that name the key, the value and what is allowed, with
+the closest valid name suggested for a typo.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+
+class RulesError(ValueError):
+    """A rule key, value, preset or rules file the user got wrong (one line, exit code 2)."""
+
+
+def closest(name: str, valid: list[str] | tuple[str, ...]) -> str:
+    """' (did you mean X?)' for the nearest valid name, or '' when nothing is near."""
+    hit = difflib.get_close_matches(name, list(valid), n=1, cutoff=0.5)
+    return f" (did you mean '{hit[0]}'?)" if hit else ""
+
+
+@dataclass(frozen=True)
+class Option:
+    """What one rule option allows: kind, default, bounds or choices, help."""
+
+    key: str
+    kind: str  # "bool" | "int" | "float" | "choice" | "intlist"
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    length: int | None = None  # for intlist
+    increasing: bool = False  # for intlist
+
+    def allowed(self) -> str:
+        """What values this option takes, as a user reads it."""
+        if self.kind == "bool":
+            return "true|false"
+        if self.kind == "choice":
+            return "|".join(self.choices)
+        if self.kind == "intlist":
+            shape = f"{self.length} " if self.length else ""
+            order = "increasing " if self.increasing else ""
+            return f"list of {shape}{order}integers"
+        lo = "" if self.low is None else _num(self.low)
+        hi = "" if self.high is None else _num(self.high)
+        if self.low is None and self.high is None:
+            return f"any {self.kind}"
+        if self.high is None:
+            return f"{self.kind} >= {lo}"
+        if self.low is None:
+            return f"{self.kind} <= {hi}"
+        return f"{self.kind} {lo}..{hi}"
+
+    def parse(self, raw: Any) -> Any:
+        """Turn a CLI string or TOML value into this option's type, or raise RulesError."""
+        bad = RulesError(f"rule {self.key}={raw!r} is not allowed: expected {self.allowed()}")
+        kind = self.kind
+        if kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
+                return raw.strip().lower() in _TRUE
+            raise bad
+        if kind == "int":
+            value = _to_int(raw)
+            if value is None:
+                raise bad
+            return self._bounded(value, bad)
+        if kind == "float":
+            try:
+                value = float(raw) if not isinstance(raw, bool) else None
+            except (TypeError, ValueError):
+                value = None
+            if value is None or value != value:
+                raise bad
+            return self._bounded(value, bad)
+        if kind == "choice":
+            text = str(raw).strip().lower() if not isinstance(raw, bool) else str(raw).lower()
+            if text in self.choices:
+                return text
+            raise RulesError(
+                f"rule {self.key}={raw!r} is not allowed: expected {self.allowed()}"
+                + closest(text, self.choices)
+            )
+        if kind == "intlist":
+            items = raw
+            if isinstance(raw, str):
+                items = [p for p in raw.strip().strip("[]").replace(" ", "").split(",") if p]
+            if not isinstance(items, (list, tuple)):
+                raise bad
+            values = [_to_int(x) for x in items]
+            if any(v is None for v in values):
+                raise bad
+            if self.length is not None and len(values) != self.length:
+                raise bad
+            if self.increasing and any(b <= a for a, b in zip(values, values[1:], strict=False)):
+                raise bad
+            return tuple(values)
+        raise AssertionError(f"unknown option kind {kind}")
+
+    def _bounded(self, value, bad):
+        if (self.low is not None and value < self.low) or (
+            self.high is not None and value > self.high
+        ):
+            raise bad
+        return value
+
+    def show(self, value: Any) -> str:
+        """A value as the user would type it back."""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, tuple):
+            return ",".join(str(v) for v in value)
+        return _num(value) if isinstance(value, float) else str(value)
+
+
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off"}
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def _to_int(raw: Any) -> int | None:
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, float):
+        return int(raw) if raw.is_integer() else None
+    if isinstance(raw, str):
+        try:
+            return int(raw.strip().replace("_", ""))
+        except ValueError:
+            try:
+                f = float(raw)
+            except ValueError:
+                return None
+            return int(f) if f.is_integer() else None
+    return None
+
+
+def option(default: Any, help: str, *, choices: tuple[str, ...] = (), low=None, high=None,
+           length: int | None = None, increasing: bool = False, kind: str | None = None):
+    """A dataclass field that is a rule option; the key is the field name."""
+    if kind is None:
+        if choices:
+            kind = "choice"
+        elif isinstance(default, bool):
+            kind = "bool"
+        elif isinstance(default, int):
+            kind = "int"
+        elif isinstance(default, float):
+            kind = "float"
+        elif isinstance(default, tuple):
+            kind = "intlist"
+        else:
+            raise TypeError(f"cannot infer option kind from {default!r}")
+    meta = dict(kind=kind, help=help, choices=tuple(choices), low=low, high=high,
+                length=length, increasing=increasing)
+    return dataclasses.field(default=default, metadata={"option": meta})
+
+
+class RulesBase:
+    """Mixin for a game's frozen ``Rules`` dataclass.
+
+    Subclasses set ``PRESETS`` (name -> (description, overrides)) and implement
+    ``encode()`` (the flat numeric parameters their fast path reads).
+    """
+
+    PRESETS: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {}
+
+    def __post_init__(self):
+        # Validate every value, so a Rules object in hand is always a legal one.
+        for opt in self.options():
+            value = getattr(self, opt.key)
+            parsed = opt.parse(value)
+            if parsed != value:
+                object.__setattr__(self, opt.key, parsed)
+        self.check()
+
+    def check(self) -> None:
+        """Cross-option constraints; override to add them (raise RulesError)."""
+
+    @classmethod
+    def options(cls) -> list[Option]:
+        out = []
+        for f in dataclasses.fields(cls):
+            meta = f.metadata.get("option")
+            if meta is not None:
+                out.append(Option(key=f.name, default=f.default, **meta))
+        return out
+
+    @classmethod
+    def option(cls, key: str) -> Option:
+        for opt in cls.options():
+            if opt.key == key:
+                return opt
+        keys = [o.key for o in cls.options()]
+        raise RulesError(f"unknown rule '{key}'" + closest(key, keys))
+
+    @classmethod
+    def preset_names(cls) -> list[str]:
+        return list(cls.PRESETS)
+
+    @classmethod
+    def preset(cls, name: str) -> dict[str, Any]:
+        if name not in cls.PRESETS:
+            raise RulesError(
+                f"unknown preset '{name}'" + closest(name, list(cls.PRESETS))
+                + f"; presets: {', '.join(cls.PRESETS)}"
+            )
+        return dict(cls.PRESETS[name][1])
+
+    @classmethod
+    def from_overrides(cls, overrides: dict[str, Any] | None = None, preset: str | None = None):
+        """Rules from a preset (optional) then overrides; unknown keys and bad values raise."""
+        values: dict[str, Any] = {}
+        if preset:
+            values.update(cls.preset(preset))
+        for key, raw in (overrides or {}).items():
+            values[key] = raw
+        parsed = {key: cls.option(key).parse(raw) for key, raw in values.items()}
+        return cls(**parsed)
+
+    @classmethod
+    def from_strings(cls, pairs: list[str] | tuple[str, ...]) -> dict[str, Any]:
+        """Parse CLI ``key=value`` strings into an overrides dict (values still raw)."""
+        out: dict[str, Any] = {}
+        for pair in pairs:
+            if "=" not in pair:
+                raise RulesError(f"--rule needs key=value, got '{pair}'")
+            key, raw = pair.split("=", 1)
+            key = key.strip()
+            cls.option(key)  # unknown key -> error with suggestion
+            out[key] = raw.strip()
+        return out
+
+    @classmethod
+    def read_file(cls, path: str | Path) -> dict[str, Any]:
+        """Overrides from a TOML file: top-level ``key = value`` pairs (or a [rules] table)."""
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise RulesError(f"rules file '{path}' does not exist") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RulesError(f"rules file '{path}' cannot be read: {exc}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesError(f"rules file '{path}' is not valid TOML: {exc}") from None
+        if isinstance(data.get("rules"), dict):
+            data = data["rules"]
+        for key in data:
+            cls.option(key)
+        return data
+
+    def to_dict(self) -> dict[str, Any]:
+        return {opt.key: getattr(self, opt.key) for opt in self.options()}
+
+    def changed(self) -> dict[str, Any]:
+        """Only the options that differ from their defaults."""
+        return {o.key: getattr(self, o.key) for o in self.options()
+                if getattr(self, o.key) != o.default}
+
+    def describe(self) -> str:
+        """'default' or 'key=value, ...' of the changed options."""
+        diff = self.changed()
+        if not diff:
+            return "default"
+        opts = {o.key: o for o in self.options()}
+        return ", ".join(f"{k}={opts[k].show(v)}" for k, v in diff.items())
