@@ -116,9 +116,11 @@ class GameInfo:
         if players is None:
             return self.default_players
         if not self.min_players <= players <= self.max_players:
-            span = (f"{self.min_players}" if self.min_players == self.max_players
-                    else f"{self.min_players}-{self.max_players}")
-            raise RulesError(f"{self.name} is played by {span} players, not {players}")
+            if self.min_players == self.max_players:
+                raise RulesError(f"{self.name} is a {self.min_players}-player game; "
+                                 f"--players {players} is not possible")
+            raise RulesError(f"{self.name} is played by {self.min_players}-{self.max_players} "
+                             f"players, not {players}")
         return players
 
     def policy(self, text: str) -> Policy:

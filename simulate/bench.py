@@ -1,0 +1,83 @@
+"""Games per second: the fast path on one thread and on all threads, against the reference path.
+
+A benchmark, not a test: it sizes each measurement to take about
+``seconds`` of wall time, after one warm-up call that pays for compilation
+(or loading it from the cache).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba
+
+from engines import GAMES, get_game
+from simulate.runner import available_threads, resolve
+
+
+def _rate(play, seconds: float, start_count: int, first_game: int = 10_000_000) -> float:
+    """Games/s of ``play(first_game, count)``, measured on a run of about ``seconds``."""
+    count = start_count
+    while True:
+        t0 = time.perf_counter()
+        play(first_game, count)
+        elapsed = time.perf_counter() - t0
+        if elapsed >= 0.25 * seconds or count >= 50_000_000:
+            break
+        count *= 4 if elapsed < 0.05 * seconds else 2
+    if elapsed < seconds:
+        count = max(1, int(count * seconds / max(elapsed, 1e-9)))
+        t0 = time.perf_counter()
+        play(first_game + count, count)
+        elapsed = time.perf_counter() - t0
+    return count / elapsed
+
+
+def bench_one(game: str, policy: str, players: int | None = None, seconds: float = 1.0,
+              rules=None) -> dict:
+    """One record: game, policy, players, fast_1, fast_all, reference, speedup (fast_1/reference)."""
+    info, rules, policies, players = resolve(game, rules, policy, players)
+    slow = any(p.spec.slow for p in policies)
+
+    def fast(first, count):
+        return info.fast(rules, policies, players, 12345, first, count)
+
+    def reference(first, count):
+        for g in range(first, first + count):
+            info.reference(rules, policies, players, 12345, g)
+
+    threads = available_threads()
+    try:
+        numba.set_num_threads(1)
+        fast(0, 4)  # compile or load from cache
+        fast_1 = _rate(fast, seconds, 10 if slow else 1000)
+        numba.set_num_threads(threads)
+        fast_all = _rate(fast, seconds, 10 if slow else 1000)
+    finally:
+        numba.set_num_threads(threads)
+    ref = _rate(reference, seconds, 1)
+    return {
+        "game": info.name,
+        "policy": policies[0].label() if len(set(policies)) == 1 else ",".join(p.label() for p in policies),
+        "players": players,
+        "threads": threads,
+        "fast_1": round(fast_1, 1),
+        "fast_all": round(fast_all, 1),
+        "scaling": round(fast_all / fast_1, 3),
+        "reference": round(ref, 2),
+        "speedup": round(fast_1 / ref, 1),
+    }
+
+
+def bench(games: list[str] | None = None, policies: list[str] | None = None,
+          seconds: float = 1.0, on_record=None) -> list[dict]:
+    """Records for every (game, policy): the game's own policies unless ``policies`` is given."""
+    records = []
+    for name in games or GAMES:
+        info = get_game(name)
+        for policy in policies or list(info.policies):
+            record = bench_one(info.name, policy, seconds=seconds)
+            records.append(record)
+            if on_record is not None:
+                on_record(record)
+    return records

@@ -1,0 +1,400 @@
+"""The ``rumsim`` command line (Typer).
+
+Every command reads its game, rules and policies through the game's own
+declaration, so a new game needs no change here. A user's mistake ends with
+one line on stderr and exit code 2 (see :func:`main`); nothing is written
+until the work it describes has succeeded.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from engines import GAMES, get_game
+from engines._rules import RulesError
+from simulate.counts import parse_count
+from simulate.errors import UserError
+
+try:  # Typer >= 0.2x vendors click; older releases depend on it
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover
+    from click import exceptions as click_errors
+
+app = typer.Typer(
+    name="rumsim",
+    help="Monte Carlo balance analysis for Rum Runner, Rum Rebellion, 21 Motines, "
+         "Rum & Pirates and Montego Bay.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+FORMATS = ("table", "json", "csv")
+
+# ---------------------------------------------------------------- shared options
+
+GameArg = Annotated[str, typer.Argument(help=f"the game: {', '.join(GAMES)}", show_default=False)]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p",
+                                                help="number of players (default: the game's)")]
+PolicyOpt = Annotated[str | None, typer.Option(
+    "--policy", help="policy for all seats ('greedy'), or per seat ('greedy,random'); "
+                     "parameters as 'greedy:draw_threshold=3'")]
+RuleOpt = Annotated[list[str] | None, typer.Option(
+    "--rule", help="rule option key=value (repeatable); see `rumsim rules GAME`")]
+PresetOpt = Annotated[str | None, typer.Option("--preset", help="named rule preset")]
+RulesFileOpt = Annotated[Path | None, typer.Option(
+    "--rules-file", help="TOML file of rule options (key = value)")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="the run's seed (0 .. 2**63-1)", min=0)]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", help="threads (default: all cores)")]
+GamesOpt = Annotated[str, typer.Option("--games", "-n", help="how many games (1e6, 250_000 ...)")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
+FormatOpt = Annotated[str, typer.Option("--format", help="output: table, json or csv")]
+
+
+def build_rules(info, preset: str | None, rules_file: Path | None, rule: list[str] | None):
+    """Rules from preset, then rules file, then --rule pairs (later ones win)."""
+    cls = info.rules_cls
+    overrides: dict = {}
+    if preset:
+        overrides.update(cls.preset(preset))
+    if rules_file is not None:
+        overrides.update(cls.read_file(rules_file))
+    overrides.update(cls.from_strings(rule or []))
+    return cls.from_overrides(overrides)
+
+
+def check_format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise UserError(f"--format must be table, json or csv, not '{fmt}'")
+    return fmt
+
+
+def echo(text: str = "") -> None:
+    typer.echo(text)
+
+
+def progress_flag(quiet: bool) -> bool | None:
+    return False if quiet else None
+
+
+# ---------------------------------------------------------------- games / rules
+
+
+@app.command()
+def games(fmt: FormatOpt = "table") -> None:
+    """List the games: players, policies and outcome columns."""
+    check_format(fmt)
+    rows = []
+    for name in GAMES:
+        info = get_game(name)
+        players = (f"{info.min_players}" if info.min_players == info.max_players
+                   else f"{info.min_players}-{info.max_players}")
+        rows.append({
+            "game": info.name, "title": info.title, "players": players,
+            "policies": list(info.policies), "default_policy": info.default_policy,
+            "columns": info.column_names(info.default_players), "summary": info.summary,
+        })
+    if fmt == "json":
+        echo(json.dumps(rows, indent=2))
+        return
+    if fmt == "csv":
+        echo("game,title,players,policies,default_policy")
+        for r in rows:
+            echo(f"{r['game']},{r['title']},{r['players']},{' '.join(r['policies'])},"
+                 f"{r['default_policy']}")
+        return
+    for r in rows:
+        echo(f"{r['game']:<14} {r['title']} ({r['players']} players): {r['summary']}")
+        echo(f"{'':<14} policies: {', '.join(r['policies'])} (default {r['default_policy']})")
+        echo(f"{'':<14} columns: {', '.join(r['columns'])}")
+
+
+@app.command()
+def rules(game: GameArg, fmt: FormatOpt = "table") -> None:
+    """Every rule option of GAME: default, allowed values, help; and the presets."""
+    check_format(fmt)
+    info = get_game(game)
+    cls = info.rules_cls
+    options = cls.options()
+    if fmt == "json":
+        echo(json.dumps({
+            "game": info.name,
+            "options": [{"key": o.key, "default": o.show(o.default), "allowed": o.allowed(),
+                         "help": o.help} for o in options],
+            "presets": {name: {"help": text, "overrides": over}
+                        for name, (text, over) in cls.PRESETS.items()},
+        }, indent=2, default=list))
+        return
+    if fmt == "csv":
+        echo("key,default,allowed,help")
+        for o in options:
+            echo(",".join(_csv_cell(x) for x in (o.key, o.show(o.default), o.allowed(), o.help)))
+        return
+    width = max(len(o.key) for o in options)
+    dwidth = max(len(o.show(o.default)) for o in options)
+    echo(f"{info.title} rule options (--rule key=value):")
+    for o in options:
+        echo(f"  {o.key:<{width}}  {o.show(o.default):<{dwidth}}  {o.allowed()}")
+        echo(f"  {'':<{width}}  {'':<{dwidth}}  {o.help}")
+    echo("")
+    echo("Presets (--preset NAME):")
+    for name, (text, over) in cls.PRESETS.items():
+        shown = ", ".join(f"{k}={cls.option(k).show(v)}" for k, v in over.items()) or "no changes"
+        echo(f"  {name}: {text} [{shown}]")
+
+
+def _csv_cell(x: str) -> str:
+    return f'"{x}"' if ("," in x or '"' in x) else x
+
+
+# ---------------------------------------------------------------- play
+
+
+@app.command()
+def play(
+    game: GameArg,
+    seed: SeedOpt = 0,
+    index: Annotated[int, typer.Option("--game-index", help="which game of the seed", min=0)] = 0,
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
+    rule: RuleOpt = None,
+    preset: PresetOpt = None,
+    rules_file: RulesFileOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print a machine record of the "
+                                          "whole game instead of the narration")] = False,
+) -> None:
+    """Play one game with the reference path and tell it event by event."""
+    info = get_game(game)
+    players = info.check_players(players)
+    rules_obj = build_rules(info, preset, rules_file, rule)
+    policies = info.seat_policies(policy, players)
+    lines, record = info.narrate(rules_obj, policies, players, seed, index)
+    if as_json:
+        echo(json.dumps(record, indent=2, default=list))
+        return
+    echo(f"{info.title}, seed {seed}, game {index}; policy {', '.join(p.label() for p in policies)}; "
+         f"rules: {rules_obj.describe()}")
+    for line in lines:
+        echo(line)
+
+
+# ---------------------------------------------------------------- run
+
+
+@app.command()
+def run(
+    game: GameArg,
+    n: GamesOpt = "100_000",
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
+    rule: RuleOpt = None,
+    preset: PresetOpt = None,
+    rules_file: RulesFileOpt = None,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    out: Annotated[Path | None, typer.Option("--out", help="save the rows to FILE.parquet "
+                                             "or FILE.csv (metadata kept)")] = None,
+    fmt: FormatOpt = "table",
+    chunk_size: Annotated[str | None, typer.Option("--chunk-size", help="games per chunk "
+                                                   "(results do not depend on it)")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="fast (Numba) or reference "
+                                         "(readable Python, slow)")] = "fast",
+    quiet: QuietOpt = False,
+) -> None:
+    """Play N games and summarise every outcome column (rows saved with --out)."""
+    import simulate
+    from simulate.results import check_output_path
+    from simulate.summary import summarise
+
+    check_format(fmt)
+    n_games = parse_count(n)
+    chunk = parse_count(chunk_size, "chunk size") if chunk_size else None
+    info = get_game(game)
+    players = info.check_players(players)
+    rules_obj = build_rules(info, preset, rules_file, rule)
+    policies = info.seat_policies(policy, players)
+    if out is not None:
+        check_output_path(out)  # fail before the work, not after
+    results = simulate.run(info, n_games, rules=rules_obj, policies=policies, players=players,
+                           seed=seed, workers=workers, chunk_size=chunk, backend=backend,
+                           progress=progress_flag(quiet))
+    if results.meta["interrupted"]:
+        typer.echo(f"interrupted: kept the {results.meta['games']:,} games that finished",
+                   err=True)
+    if out is not None:
+        results.save(out)
+        typer.echo(f"wrote {len(results):,} rows to {out}", err=True)
+    echo(summarise(results, fmt))
+
+
+# ---------------------------------------------------------------- thresholds
+
+
+@app.command()
+def thresholds(
+    n: GamesOpt = "200_000",
+    policy: Annotated[list[str] | None, typer.Option(
+        "--policy", help="policy to measure (repeatable; default: random and greedy)")] = None,
+    rule: RuleOpt = None,
+    preset: PresetOpt = None,
+    rules_file: RulesFileOpt = None,
+    target: Annotated[str | None, typer.Option(
+        "--target", help="target split of the six bands in percent, broke..god "
+                         "(default 40,25,15,10,6,4)")] = None,
+    slow_games: Annotated[str, typer.Option(
+        "--slow-games", help="games for slow policies such as rollout")] = "2_000",
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    fmt: FormatOpt = "table",
+    out: Annotated[Path | None, typer.Option("--out", help="also write the tables to "
+                                             "FILE.csv")] = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Rum Runner's printed score bands against how games really score."""
+    import simulate
+    from analyses import thresholds as th
+
+    check_format(fmt)
+    n_games = parse_count(n)
+    n_slow = parse_count(slow_games, "--slow-games")
+    info = get_game("rum-runner")
+    rules_obj = build_rules(info, preset, rules_file, rule)
+    split = th.parse_target(target) if target else th.DEFAULT_TARGET
+    chosen = [info.policy(p) for p in (policy or ["random", "greedy"])]
+    if out is not None and out.suffix.lower() != ".csv":
+        raise UserError(f"--out '{out}' must end in .csv")
+    if out is not None and not (out.parent if str(out.parent) else Path(".")).is_dir():
+        raise UserError(f"--out '{out}': folder '{out.parent}' does not exist")
+    results = {}
+    for pol in chosen:
+        count = min(n_games, n_slow) if pol.spec.slow else n_games
+        results[pol.label()] = simulate.run(info, count, rules=rules_obj, policies=(pol,),
+                                            seed=seed, workers=workers,
+                                            progress=progress_flag(quiet), label=pol.label())
+    report = th.thresholds(results, target=split)
+    if out is not None:
+        from simulate.results import atomic_write_text
+
+        atomic_write_text(out, report.to_csv())
+        typer.echo(f"wrote {out}", err=True)
+    if fmt == "json":
+        echo(json.dumps(report.to_json(), indent=2))
+    elif fmt == "csv":
+        echo(report.to_csv())
+    else:
+        echo(report.render_text())
+
+
+# ---------------------------------------------------------------- report
+
+
+@app.command()
+def report(
+    games_: Annotated[list[str] | None, typer.Argument(
+        metavar="[GAME]...", help="games to report on (default: every game with a page)")] = None,
+    out: Annotated[Path, typer.Option("--out", help="folder to write the report into")] = Path("report"),
+    scale: Annotated[float, typer.Option("--scale", help="multiply every game count by this",
+                                         min=0.0001)] = 1.0,
+    quiet: QuietOpt = False,
+) -> None:
+    """Write the balance report (HTML pages with figures, tables as CSV) into a folder."""
+    from reports.build import PAGES, build_report
+
+    chosen = None
+    if games_:
+        chosen = [get_game(g).name for g in games_]
+        missing = [g for g in chosen if g not in PAGES]
+        if missing:
+            raise UserError(f"no report page for {', '.join(missing)} yet; "
+                            f"pages: {', '.join(PAGES)}")
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out '{out}' exists and is not a folder")
+    written = build_report(out, games=chosen, scale=scale, progress=progress_flag(quiet))
+    index = next((p for p in written if Path(p).name == "index.html"), None)
+    typer.echo(f"wrote {len(written)} files to {out}" + (f"; open {index}" if index else ""))
+
+
+# ---------------------------------------------------------------- bench
+
+
+@app.command()
+def bench(
+    games_: Annotated[list[str] | None, typer.Argument(
+        metavar="[GAME]...", help="games to measure (default: all)")] = None,
+    policy: Annotated[list[str] | None, typer.Option(
+        "--policy", help="policies to measure (repeatable; default: each of the game's)")] = None,
+    seconds: Annotated[float, typer.Option("--seconds", help="wall time per measurement",
+                                           min=0.05)] = 1.0,
+    as_json: Annotated[bool, typer.Option("--json", help="print a list of records")] = False,
+) -> None:
+    """Games per second: fast path on 1 thread and all threads, reference path, and the ratio."""
+    from simulate import bench as b
+
+    names = [get_game(g).name for g in games_] if games_ else None
+    if policy:
+        for name in names or GAMES:
+            for p in policy:
+                get_game(name).policy(p)
+    header_done = False
+
+    def show(rec):
+        nonlocal header_done
+        if as_json:
+            return
+        if not header_done:
+            echo(f"{'game':<14} {'policy':<10} {'players':>7} {'fast 1 thread':>14} "
+                 f"{'fast ' + str(rec['threads']) + ' threads':>15} {'scaling':>8} "
+                 f"{'reference':>10} {'speedup':>8}")
+            header_done = True
+        echo(f"{rec['game']:<14} {rec['policy']:<10} {rec['players']:>7} {rec['fast_1']:>14,.0f} "
+             f"{rec['fast_all']:>15,.0f} {rec['scaling']:>7.2f}x {rec['reference']:>10,.1f} "
+             f"{rec['speedup']:>7,.0f}x")
+
+    records = b.bench(names, policy, seconds=seconds, on_record=show)
+    if as_json:
+        echo(json.dumps(records, indent=2))
+    else:
+        echo("games/s; speedup = fast 1 thread / reference; scaling = all threads / 1 thread")
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; user mistakes become one line on stderr and exit code 2."""
+    command = typer.main.get_command(app)
+    try:
+        command.main(args=argv, prog_name="rumsim", standalone_mode=False)
+    except (UserError, RulesError) as exc:
+        return _fail(str(exc))
+    except click_errors.NoSuchOption as exc:
+        hint = f" (did you mean {exc.possibilities[0]}?)" if exc.possibilities else ""
+        return _fail(f"no such option {exc.option_name}{hint}")
+    except click_errors.ClickException as exc:
+        return _fail(" ".join(exc.format_message().split()))
+    except (click_errors.Abort, typer.Abort):
+        typer.echo("rumsim: interrupted", err=True)
+        return 130
+    except typer.Exit as exc:
+        return exc.exit_code
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        typer.echo("rumsim: interrupted", err=True)
+        return 130
+    return 0
+
+
+def _fail(message: str) -> int:
+    typer.echo(f"rumsim: error: {message}", err=True)
+    return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,144 @@
+"""Results of a run: one row per game (pandas) plus the metadata that says how it was made.
+
+Saved as Parquet (metadata in the file's schema) or CSV (metadata in a first
+comment line). Writes go to a temporary file that is renamed into place, so
+an interrupted save never leaves a half-written file behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from simulate.errors import UserError
+
+META_KEY = b"rumsim"
+CSV_PREFIX = "# rumsim-meta: "
+FORMATS = (".parquet", ".csv")
+
+
+@dataclass
+class Results:
+    """A results frame and its metadata (game, rules, policies, seed, games, versions, elapsed)."""
+
+    frame: pd.DataFrame
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def __repr__(self) -> str:
+        m = self.meta
+        return (f"Results({m.get('game')}, {len(self.frame)} games, seed={m.get('seed')}, "
+                f"policies={m.get('policies')}, rules={m.get('rules_changed') or 'default'})")
+
+    # ------------------------------------------------------------ files
+
+    def save(self, path: str | Path) -> Path:
+        """Write to .parquet or .csv atomically; returns the path."""
+        path = Path(path)
+        suffix = check_output_path(path)
+        meta_text = json.dumps(self.meta, default=_jsonable)
+        with _atomic(path) as tmp:
+            if suffix == ".parquet":
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+
+                table = pa.Table.from_pandas(self.frame, preserve_index=False)
+                merged = {**(table.schema.metadata or {}), META_KEY: meta_text.encode()}
+                pq.write_table(table.replace_schema_metadata(merged), tmp)
+            else:
+                with open(tmp, "w", encoding="utf-8", newline="") as fh:
+                    fh.write(CSV_PREFIX + meta_text + "\n")
+                    self.frame.to_csv(fh, index=False)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Results:
+        """Read a file written by :meth:`save`."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix not in FORMATS:
+            raise UserError(f"cannot read '{path}': expected a .parquet or .csv file")
+        if not path.exists():
+            raise UserError(f"results file '{path}' does not exist")
+        try:
+            if suffix == ".parquet":
+                import pyarrow.parquet as pq
+
+                table = pq.read_table(path)
+                raw = (table.schema.metadata or {}).get(META_KEY)
+                meta = json.loads(raw) if raw else {}
+                frame = table.to_pandas()
+            else:
+                with open(path, encoding="utf-8") as fh:
+                    first = fh.readline()
+                    meta = json.loads(first[len(CSV_PREFIX):]) if first.startswith(CSV_PREFIX) else {}
+                    if not first.startswith(CSV_PREFIX):
+                        fh.seek(0)
+                    frame = pd.read_csv(fh)
+        except (OSError, ValueError) as exc:
+            raise UserError(f"cannot read results file '{path}': {exc}") from None
+        return cls(frame, meta)
+
+
+def check_output_path(path: Path) -> str:
+    """The format of an output path, or a UserError before any work is done."""
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise UserError(f"--out '{path}' must end in .parquet or .csv")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UserError(f"--out '{path}': folder '{parent}' does not exist")
+    if path.is_dir():
+        raise UserError(f"--out '{path}' is a folder, not a file")
+    return suffix
+
+
+class _atomic:
+    """Context manager: yields a temporary path beside ``path``; renames it over ``path`` on success."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __enter__(self) -> str:
+        fd, self.tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp",
+                                        dir=self.path.parent if str(self.path.parent) else ".")
+        os.close(fd)
+        return self.tmp
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            os.replace(self.tmp, self.path)
+        else:
+            try:
+                os.unlink(self.tmp)
+            except OSError:
+                pass
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write a text file atomically (temporary file, then rename)."""
+    path = Path(path)
+    with _atomic(path) as tmp:
+        Path(tmp).write_text(text, encoding="utf-8")
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    path = Path(path)
+    with _atomic(path) as tmp:
+        Path(tmp).write_bytes(data)
+
+
+def _jsonable(obj):
+    if isinstance(obj, tuple):
+        return list(obj)
+    if hasattr(obj, "item"):
+        return obj.item()
+    return str(obj)

@@ -1,0 +1,241 @@
+"""Running playouts: chunking, threads, progress, Ctrl-C, and the Results they make.
+
+``run(game, n_games, ...)`` plays games ``first_game .. first_game + n_games - 1``
+of a seed. Each game is seeded from (seed, game index) alone, so the rows do
+not depend on chunk size, thread count or backend. Chunks run one after
+another (each spread over all threads by the engine's ``prange``); between
+chunks the progress bar moves and a Ctrl-C is honoured: the run stops,
+keeping every finished chunk, and ``meta['interrupted']`` says so.
+"""
+
+from __future__ import annotations
+
+import platform
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from engines import get_game
+from engines._game import GameInfo, Policy
+from simulate.errors import UserError
+from simulate.results import Results
+
+BACKENDS = ("fast", "reference")
+VERSION = "0.1.0"
+
+
+def available_threads() -> int:
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def set_workers(workers: int | None) -> int:
+    """Set the engine thread count (default: all); returns it."""
+    import numba
+
+    most = available_threads()
+    if workers is None:
+        workers = most
+    if not 1 <= workers <= most:
+        raise UserError(f"--workers must be between 1 and {most} on this machine, not {workers}")
+    numba.set_num_threads(workers)
+    return workers
+
+
+def resolve(game: str | GameInfo, rules=None, policies=None, players: int | None = None):
+    """(GameInfo, Rules, policies tuple, players) from names, dicts or objects."""
+    info = get_game(game) if isinstance(game, str) else game
+    players = info.check_players(players)
+    if rules is None:
+        rules = info.rules_cls()
+    elif isinstance(rules, dict):
+        rules = info.rules_cls.from_overrides(rules)
+    if policies is None or isinstance(policies, str):
+        policies = info.seat_policies(policies, players)
+    elif isinstance(policies, Policy):
+        policies = (policies,) * players
+    else:
+        policies = tuple(info.policy(p) if isinstance(p, str) else p for p in policies)
+        if len(policies) != players:
+            raise UserError(f"{len(policies)} policies given for {players} players")
+    return info, rules, policies, players
+
+
+def default_chunk(info: GameInfo, policies, backend: str) -> int:
+    if backend == "reference":
+        return 200
+    if any(p.spec.slow for p in policies):
+        return 64
+    return 100_000
+
+
+class _StopFlag:
+    """Turns Ctrl-C into a request honoured between chunks (main thread only)."""
+
+    def __init__(self):
+        self.requested = False
+        self._old = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.getsignal(signal.SIGINT)
+            signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum, frame):
+        if self.requested:  # a second Ctrl-C: stop at once
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+        return False
+
+
+def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: int | None = None,
+        seed: int = 0, workers: int | None = None, chunk_size: int | None = None,
+        backend: str = "fast", progress: bool | None = None, first_game: int = 0,
+        on_chunk: Callable[[pd.DataFrame], Any] | None = None, keep: bool = True,
+        label: str | None = None) -> Results:
+    """Play ``n_games`` games and return their outcome rows with metadata.
+
+    ``rules``: a Rules object, a dict of overrides, or None (defaults).
+    ``policies``: 'greedy', 'greedy,random' (per seat), Policy objects, or None.
+    ``on_chunk`` sees every finished chunk (for aggregating runs too large to
+    keep; pass ``keep=False`` then). ``progress=None`` shows a bar on a terminal.
+    """
+    info, rules, policies, players = resolve(game, rules, policies, players)
+    if backend not in BACKENDS:
+        raise UserError(f"backend must be one of {', '.join(BACKENDS)}, not '{backend}'")
+    if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**63:
+        raise UserError(f"--seed must be a whole number from 0 to 2**63-1, not {seed}")
+    if n_games < 1:
+        raise UserError(f"the game count must be at least 1, not {n_games}")
+    workers = set_workers(workers) if backend == "fast" else 1
+    chunk = int(chunk_size or default_chunk(info, policies, backend))
+    if chunk < 1:
+        raise UserError(f"chunk size must be at least 1, not {chunk}")
+    columns = info.columns(players)
+    names = [c.name for c in columns]
+
+    def play_chunk(start: int, count: int) -> np.ndarray:
+        if backend == "fast":
+            return info.fast(rules, policies, players, seed, start, count)
+        rows = [info.reference(rules, policies, players, seed, g) for g in range(start, start + count)]
+        return np.array([[row[n] for n in names] for row in rows], dtype=np.float64)
+
+    frames: list[pd.DataFrame] = []
+    done = 0
+    started = time.perf_counter()
+    bar = _progress_bar(progress, n_games, label or f"{info.name} {'/'.join(p.label() for p in policies[:1])}")
+    with _StopFlag() as stop, bar:
+        while done < n_games and not stop.requested:
+            count = min(chunk, n_games - done)
+            block = play_chunk(first_game + done, count)
+            frame = to_frame(block, columns)
+            if on_chunk is not None:
+                on_chunk(frame)
+            if keep:
+                frames.append(frame)
+            done += count
+            bar.advance(count)
+    elapsed = time.perf_counter() - started
+    frame = pd.concat(frames, ignore_index=True) if frames else to_frame(
+        np.zeros((0, len(columns))), columns)
+    meta = make_meta(info, rules, policies, players, seed, first_game, n_games, done, backend,
+                     workers, chunk, elapsed, interrupted=done < n_games)
+    return Results(frame, meta)
+
+
+def to_frame(block: np.ndarray, columns) -> pd.DataFrame:
+    """Outcome array -> tidy frame with the declared dtypes."""
+    data = {}
+    for j, col in enumerate(columns):
+        values = block[:, j]
+        data[col.name] = values.astype(np.int64) if col.dtype == "int" else values.astype(np.float64)
+    return pd.DataFrame(data)
+
+
+def make_meta(info, rules, policies, players, seed, first_game, requested, games, backend,
+              workers, chunk, elapsed, interrupted) -> dict:
+    import numba
+
+    return {
+        "game": info.name,
+        "players": players,
+        "rules": {k: (list(v) if isinstance(v, tuple) else v) for k, v in rules.to_dict().items()},
+        "rules_changed": rules.describe(),
+        "policies": [p.label() for p in policies],
+        "seed": int(seed),
+        "first_game": int(first_game),
+        "games": int(games),
+        "requested": int(requested),
+        "interrupted": bool(interrupted),
+        "backend": backend,
+        "workers": workers,
+        "chunk_size": chunk,
+        "elapsed_s": round(elapsed, 4),
+        "versions": {
+            "rumsim": VERSION,
+            "numba": numba.__version__,
+            "numpy": np.__version__,
+            "pandas": pd.__version__,
+            "python": platform.python_version(),
+        },
+    }
+
+
+class _NoBar:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def advance(self, n: int) -> None:
+        pass
+
+
+class _RichBar:
+    """A rich progress bar on stderr with games/s."""
+
+    def __init__(self, total: int, label: str):
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+            console=Console(stderr=True), transient=False,
+        )
+        self.task = self.progress.add_task(label, total=total, rate="")
+        self.start = time.perf_counter()
+        self.done = 0
+
+    def __enter__(self):
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.progress.__exit__(*exc)
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        rate = self.done / max(time.perf_counter() - self.start, 1e-9)
+        self.progress.update(self.task, advance=n, rate=f"{rate:,.0f} games/s")
+
+
+def _progress_bar(progress: bool | None, total: int, label: str):
+    import sys
+
+    if progress is None:
+        progress = sys.stderr.isatty()
+    return _RichBar(total, label) if progress else _NoBar()
