@@ -378,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"no such option {exc.option_name}{hint}")
     except click_errors.ClickException as exc:
         return _fail(" ".join(exc.format_message().split()))
-    except (click_errors.Abort, typer.Abort):
+    except (getattr(click_errors, "Abort", typer.Abort), typer.Abort):
         typer.echo("rumsim: interrupted", err=True)
         return 130
     except typer.Exit as exc:

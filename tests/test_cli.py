@@ -1,0 +1,188 @@
+"""The rumsim command line: real output for good input, one line and exit code 2 for mistakes."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from simulate.cli import main
+from simulate.results import Results
+
+
+def rumsim(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------- user mistakes
+
+
+MISTAKES = [
+    (["run", "rum-runer", "-n", "10"], "unknown game 'rum-runer' (did you mean 'rum-runner'?)"),
+    (["run", "rum-runner", "-n", "10", "--policy", "gready"],
+     "unknown policy 'gready' for rum-runner (did you mean 'greedy'?)"),
+    (["run", "rum-runner", "-n", "10", "--preset", "lon"], "unknown preset 'lon' (did you mean 'long'?)"),
+    (["run", "rum-runner", "-n", "10", "--rule", "flip_after_drow=false"],
+     "unknown rule 'flip_after_drow' (did you mean 'flip_after_draw'?)"),
+    (["run", "rum-runner", "-n", "10", "--rule", "draw_count=0"],
+     "rule draw_count='0' is not allowed: expected int 1..16"),
+    (["run", "rum-runner", "-n", "10", "--rule", "bounce_mode=bouncy"],
+     "rule bounce_mode='bouncy' is not allowed: expected reflect|stop_at_end|wrap"),
+    (["run", "rum-runner", "-n", "10", "--rule", "flip_after_draw"], "--rule needs key=value"),
+    (["run", "rum-runner", "-n", "1e6x"], "game count '1e6x' is not a number"),
+    (["run", "rum-runner", "-n", "2.5"], "game count '2.5' is not a whole number"),
+    (["run", "rum-runner", "-n", "-5"], "game count must be at least 1"),
+    (["run", "rum-runner", "-n", "10", "--policy", "greedy:draw_threshold=abc"],
+     "policy parameter greedy:draw_threshold='abc' is not a number"),
+    (["run", "rum-runner", "-n", "10", "--policy", "rollout:samples=0"],
+     "policy parameter rollout:samples=0 is out of range"),
+    (["run", "rum-runner", "-n", "10", "--players", "3"], "rum-runner is a 1-player game"),
+    (["run", "rum-runner", "-n", "10", "--format", "xml"], "--format must be table, json or csv"),
+    (["run", "rum-runner", "-n", "10", "--out", "results.txt"], "must end in .parquet or .csv"),
+    (["run", "rum-runner", "-n", "10", "--out", "no/such/folder/r.csv"], "does not exist"),
+    (["rules", "montego"], "unknown game 'montego'"),
+    (["play", "rum-runner", "--policy", "best"], "unknown policy 'best'"),
+    (["thresholds", "-n", "100", "--target", "50,50"], "target"),
+    (["run", "rum-runner", "--frobnicate"], "no such option --frobnicate"),
+    (["nonsense"], "No such command 'nonsense'"),
+]
+
+
+@pytest.mark.parametrize("args, message", MISTAKES, ids=[" ".join(a) for a, _ in MISTAKES])
+def test_user_mistake_is_one_line_and_exit_code_2(capsys, tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = rumsim(capsys, *args)
+    assert code == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("rumsim: error: ")
+    assert message in lines[0]
+    assert "Traceback" not in err
+
+
+def test_rules_file_mistakes(capsys, tmp_path):
+    missing = tmp_path / "missing.toml"
+    broken = tmp_path / "broken.toml"
+    broken.write_text("flip_after_draw = = false\n")
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text("flip_after_drew = false\n")
+    wrong_type = tmp_path / "wrong.toml"
+    wrong_type.write_text("draw_count = 'three'\n")
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00bad")
+    cases = [(missing, "does not exist"), (broken, "is not valid TOML"),
+             (unknown, "did you mean 'flip_after_draw'?"), (wrong_type, "draw_count"),
+             (binary, "cannot be read")]
+    for path, message in cases:
+        code, out, err = rumsim(capsys, "run", "rum-runner", "-n", "5", "--rules-file", str(path))
+        assert code == 2, path
+        assert len(err.strip().splitlines()) == 1
+        assert message in err, (path, err)
+
+
+def test_rules_file_is_applied(capsys, tmp_path):
+    path = tmp_path / "long.toml"
+    path.write_text("[rules]\nflip_after_draw = false\nmax_turns = 60\n")
+    code, out, err = rumsim(capsys, "run", "rum-runner", "-n", "50", "--rules-file", str(path),
+                            "--backend", "reference", "--format", "json", "-q")
+    assert code == 0, err
+    meta = json.loads(out)["meta"]
+    assert meta["rules"]["flip_after_draw"] is False
+    assert meta["rules"]["max_turns"] == 60
+    assert "flip_after_draw=false" in meta["rules_changed"]
+
+
+def test_a_failed_command_keeps_what_was_already_written(capsys, tmp_path):
+    target = tmp_path / "old.csv"
+    target.write_text("precious\n")
+    code, _, _ = rumsim(capsys, "run", "rum-runner", "-n", "10", "--rule", "bad=1",
+                        "--out", str(target))
+    assert code == 2
+    assert target.read_text() == "precious\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["old.csv"]
+
+
+# ---------------------------------------------------------------- good input
+
+
+def test_games_lists_rum_runner(capsys):
+    code, out, _ = rumsim(capsys, "games")
+    assert code == 0
+    assert "rum-runner" in out and "greedy" in out and "score_0" in out
+    code, out, _ = rumsim(capsys, "games", "--format", "json")
+    data = json.loads(out)
+    assert data[0]["game"] == "rum-runner" and data[0]["players"] == "1"
+
+
+def test_rules_lists_every_option_and_preset(capsys):
+    from engines.rum_runner.rules import Rules
+
+    code, out, _ = rumsim(capsys, "rules", "rum-runner")
+    assert code == 0
+    for opt in Rules.options():
+        assert opt.key in out
+    assert "long: " in out and "flip_after_draw=false" in out
+    code, out, _ = rumsim(capsys, "rules", "rum-runner", "--format", "json")
+    data = json.loads(out)
+    assert {o["key"] for o in data["options"]} == {o.key for o in Rules.options()}
+    assert data["presets"]["long"]["overrides"] == {"flip_after_draw": False}
+
+
+def test_play_narrates_a_game_card_by_card(capsys):
+    code, out, _ = rumsim(capsys, "play", "rum-runner", "--seed", "3")
+    assert code == 0
+    assert "Setup: ports" in out
+    assert "Turn 1:" in out and "plays" in out and "lands on port" in out and "flips port" in out
+    assert "Game over after" in out and "Score " in out
+
+
+def test_play_json_accounts_for_every_card(capsys):
+    code, out, _ = rumsim(capsys, "play", "rum-runner", "--seed", "3", "--json")
+    assert code == 0
+    record = json.loads(out)
+    final = record["final"]
+    places = ([p["card"] for p in final["ports"]] + final["movement_deck"] + final["hand"]
+              + final["discard"] + final["collection"]
+              + [c for pile in final["rum_piles"].values() for c in pile])
+    assert len(places) == 52 and len(set(places)) == 52
+    assert record["outcome"]["score_0"] >= 0
+    assert record["events"][0]["event"] == "setup"
+    # the machine record and the narration describe the same game
+    _, text, _ = rumsim(capsys, "play", "rum-runner", "--seed", "3")
+    assert f"Score {record['outcome']['score_0']}:" in text
+
+
+def test_run_accepts_counts_as_people_write_them(capsys):
+    for written, games in (("1e2", 100), ("1_50", 150), ("2.5e1", 25)):
+        code, out, err = rumsim(capsys, "run", "rum-runner", "-n", written, "--backend",
+                                "reference", "--format", "json", "-q")
+        assert code == 0, err
+        assert json.loads(out)["meta"]["games"] == games
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_run_saves_rows_with_metadata(capsys, tmp_path, suffix):
+    path = tmp_path / f"rows{suffix}"
+    code, out, err = rumsim(capsys, "run", "rum-runner", "-n", "40", "--policy", "random",
+                            "--rule", "flip_after_draw=false", "--seed", "9", "--backend",
+                            "reference", "--out", str(path), "-q")
+    assert code == 0, err
+    loaded = Results.load(path)
+    assert len(loaded.frame) == 40
+    assert loaded.meta["seed"] == 9 and loaded.meta["policies"] == ["random"]
+    assert loaded.meta["rules"]["flip_after_draw"] is False
+    assert list(loaded.frame["game"]) == list(range(40))
+    assert "score_0" in out
+
+
+def test_run_csv_summary(capsys):
+    code, out, _ = rumsim(capsys, "run", "rum-runner", "-n", "30", "--backend", "reference",
+                          "--format", "csv", "-q")
+    assert code == 0
+    frame = pd.read_csv(__import__("io").StringIO(out))
+    assert list(frame.columns) == ["column", "mean", "sd", "min", "p5", "p50", "p95", "max"]
+    assert "score_0" in set(frame["column"])

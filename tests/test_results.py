@@ -1,0 +1,63 @@
+"""Results files: round trips with metadata, atomic writes, clear errors."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from simulate.counts import parse_count
+from simulate.errors import UserError
+from simulate.results import Results
+
+
+def sample() -> Results:
+    frame = pd.DataFrame({"game": [0, 1, 2], "score_0": [10, 250, 99], "win_0": [0.0, 1.0, 0.5]})
+    meta = {"game": "rum-runner", "seed": 5, "policies": ["greedy"], "rules": {"x": [1, 2]}}
+    return Results(frame, meta)
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_round_trip_keeps_rows_types_and_metadata(tmp_path, suffix):
+    res = sample()
+    path = res.save(tmp_path / f"r{suffix}")
+    back = Results.load(path)
+    pd.testing.assert_frame_equal(back.frame, res.frame)
+    assert back.meta == res.meta
+
+
+def test_failed_save_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
+    path = tmp_path / "r.csv"
+    path.write_text("old\n")
+
+    def boom(*a, **k):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", boom)
+    with pytest.raises(RuntimeError):
+        sample().save(path)
+    assert path.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv"]
+
+
+def test_bad_paths_are_user_errors(tmp_path):
+    with pytest.raises(UserError, match="must end in .parquet or .csv"):
+        sample().save(tmp_path / "r.xlsx")
+    with pytest.raises(UserError, match="does not exist"):
+        Results.load(tmp_path / "missing.parquet")
+    bad = tmp_path / "bad.parquet"
+    bad.write_text("not parquet")
+    with pytest.raises(UserError, match="cannot read"):
+        Results.load(bad)
+
+
+@pytest.mark.parametrize("text, value", [("1e6", 1_000_000), ("250_000", 250_000),
+                                         ("2.5e5", 250_000), ("1000", 1000), (" 7 ", 7),
+                                         (12, 12)])
+def test_counts_as_people_write_them(text, value):
+    assert parse_count(text) == value
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "1.5", "abc", "1e", "nan", "inf", "1e20", ""])
+def test_bad_counts(text):
+    with pytest.raises(UserError):
+        parse_count(text)
