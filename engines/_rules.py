@@ -32,14 +32,17 @@ class Option:
     """What one rule option allows: kind, default, bounds or choices, help."""
 
     key: str
-    kind: str  # "bool" | "int" | "float" | "choice" | "intlist"
+    kind: str  # "bool" | "int" | "float" | "choice" | "intlist" | "strlist"
     default: Any
     help: str
     choices: tuple[str, ...] = ()
     low: float | None = None
     high: float | None = None
-    length: int | None = None  # for intlist
+    length: int | None = None  # for lists: exact length (None: any)
     increasing: bool = False  # for intlist
+    # Words an int or float option also accepts, e.g. (("unlimited", -1), ("none", 0)).
+    named: tuple[tuple[str, Any], ...] = ()
+    group: int = 1  # for intlist: the length must be a multiple of this (tuples flattened)
 
     def allowed(self) -> str:
         """What values this option takes, as a user reads it."""
@@ -50,21 +53,32 @@ class Option:
         if self.kind == "intlist":
             shape = f"{self.length} " if self.length else ""
             order = "increasing " if self.increasing else ""
-            return f"list of {shape}{order}integers"
+            groups = f" (in groups of {self.group})" if self.group > 1 else ""
+            return f"list of {shape}{order}integers{groups}"
+        if self.kind == "strlist":
+            shape = f"{self.length} " if self.length else ""
+            items = f" from {'|'.join(self.choices)}" if self.choices else ""
+            return f"list of {shape}words{items}"
         lo = "" if self.low is None else _num(self.low)
         hi = "" if self.high is None else _num(self.high)
         if self.low is None and self.high is None:
-            return f"any {self.kind}"
-        if self.high is None:
-            return f"{self.kind} >= {lo}"
-        if self.low is None:
-            return f"{self.kind} <= {hi}"
-        return f"{self.kind} {lo}..{hi}"
+            text = f"any {self.kind}"
+        elif self.high is None:
+            text = f"{self.kind} >= {lo}"
+        elif self.low is None:
+            text = f"{self.kind} <= {hi}"
+        else:
+            text = f"{self.kind} {lo}..{hi}"
+        return text + "".join(f" or {name}" for name, _ in self.named)
 
     def parse(self, raw: Any) -> Any:
         """Turn a CLI string or TOML value into this option's type, or raise RulesError."""
         bad = RulesError(f"rule {self.key}={raw!r} is not allowed: expected {self.allowed()}")
         kind = self.kind
+        for name, value in self.named:
+            if (isinstance(raw, str) and raw.strip().lower() == name) or (
+                    not isinstance(raw, (str, bool)) and raw == value):
+                return value
         if kind == "bool":
             if isinstance(raw, bool):
                 return raw
@@ -105,7 +119,24 @@ class Option:
                 raise bad
             if self.increasing and any(b <= a for a, b in zip(values, values[1:], strict=False)):
                 raise bad
+            if len(values) % self.group:
+                raise bad
+            if any((self.low is not None and v < self.low) or (self.high is not None and v > self.high)
+                   for v in values):
+                raise bad
             return tuple(values)
+        if kind == "strlist":
+            items = raw
+            if isinstance(raw, str):
+                items = [p for p in raw.strip().strip("[]").replace(" ", "").split(",") if p]
+            if not isinstance(items, (list, tuple)) or not all(isinstance(x, str) for x in items):
+                raise bad
+            items = [x.strip() for x in items]
+            if self.length is not None and len(items) != self.length:
+                raise bad
+            if self.choices and any(x not in self.choices for x in items):
+                raise bad
+            return tuple(items)
         raise AssertionError(f"unknown option kind {kind}")
 
     def _bounded(self, value, bad):
@@ -117,6 +148,9 @@ class Option:
 
     def show(self, value: Any) -> str:
         """A value as the user would type it back."""
+        for name, special in self.named:
+            if value == special and not isinstance(value, bool):
+                return name
         if isinstance(value, bool):
             return "true" if value else "false"
         if isinstance(value, tuple):
@@ -152,10 +186,18 @@ def _to_int(raw: Any) -> int | None:
 
 
 def option(default: Any, help: str, *, choices: tuple[str, ...] = (), low=None, high=None,
-           length: int | None = None, increasing: bool = False, kind: str | None = None):
-    """A dataclass field that is a rule option; the key is the field name."""
+           length: int | None = None, increasing: bool = False, kind: str | None = None,
+           named: tuple[tuple[str, Any], ...] = (), group: int = 1):
+    """A dataclass field that is a rule option; the key is the field name.
+
+    ``named`` lets a number option also take words (``bond_store_supply=unlimited``);
+    list options are tuples (``intlist``: integers, ``group`` > 1 for flattened
+    tuples; ``strlist``: words, optionally from ``choices``).
+    """
     if kind is None:
-        if choices:
+        if isinstance(default, tuple) and default and all(isinstance(x, str) for x in default):
+            kind = "strlist"
+        elif choices:
             kind = "choice"
         elif isinstance(default, bool):
             kind = "bool"
@@ -168,7 +210,7 @@ def option(default: Any, help: str, *, choices: tuple[str, ...] = (), low=None, 
         else:
             raise TypeError(f"cannot infer option kind from {default!r}")
     meta = dict(kind=kind, help=help, choices=tuple(choices), low=low, high=high,
-                length=length, increasing=increasing)
+                length=length, increasing=increasing, named=tuple(named), group=group)
     return dataclasses.field(default=default, metadata={"option": meta})
 
 

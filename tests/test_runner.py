@@ -1,0 +1,91 @@
+"""The runner: same seed, same rows, whatever the threads, chunks or backend; Ctrl-C keeps what finished."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pandas as pd
+import pytest
+
+import simulate
+from simulate.errors import UserError
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_same_rows_for_any_thread_count_and_chunk_size(policy):
+    one = simulate.run("rum-runner", 3000, policies=policy, seed=11, workers=1, chunk_size=3000)
+    two = simulate.run("rum-runner", 3000, policies=policy, seed=11, workers=2, chunk_size=3000)
+    small = simulate.run("rum-runner", 3000, policies=policy, seed=11, workers=2, chunk_size=417)
+    pd.testing.assert_frame_equal(one.frame, two.frame)
+    pd.testing.assert_frame_equal(one.frame, small.frame)
+    assert two.meta["workers"] == 2 and small.meta["chunk_size"] == 417
+
+
+def test_same_rows_for_fast_and_reference_backends():
+    rules = {"flip_after_draw": False}
+    fast = simulate.run("rum-runner", 150, rules=rules, policies="greedy", seed=4)
+    ref = simulate.run("rum-runner", 150, rules=rules, policies="greedy", seed=4,
+                       backend="reference")
+    pd.testing.assert_frame_equal(fast.frame, ref.frame)
+
+
+def test_a_later_slice_equals_the_same_games_of_a_longer_run():
+    whole = simulate.run("rum-runner", 500, policies="random", seed=3)
+    tail = simulate.run("rum-runner", 200, policies="random", seed=3, first_game=300)
+    pd.testing.assert_frame_equal(whole.frame.iloc[300:].reset_index(drop=True), tail.frame)
+
+
+def test_different_seeds_give_different_games():
+    a = simulate.run("rum-runner", 200, policies="random", seed=1)
+    b = simulate.run("rum-runner", 200, policies="random", seed=2)
+    assert not a.frame["score_0"].equals(b.frame["score_0"])
+
+
+def test_metadata_says_how_the_rows_were_made():
+    res = simulate.run("rum-runner", 100, rules={"flip_after_draw": "false"},
+                       policies="greedy:draw_threshold=3", seed=8, workers=1)
+    meta = res.meta
+    assert meta["game"] == "rum-runner" and meta["games"] == 100 and meta["seed"] == 8
+    assert meta["policies"] == ["greedy:draw_threshold=3"]
+    assert meta["rules"]["flip_after_draw"] is False
+    assert meta["rules_changed"] == "flip_after_draw=false"
+    assert meta["interrupted"] is False and meta["elapsed_s"] >= 0
+    assert {"numba", "numpy", "python", "rumsim"} <= set(meta["versions"])
+
+
+def test_ctrl_c_stops_after_the_current_chunk_and_keeps_it():
+    seen = []
+
+    def interrupt_after_first(frame):
+        seen.append(len(frame))
+        if len(seen) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    res = simulate.run("rum-runner", 1000, policies="random", seed=5, chunk_size=100,
+                       on_chunk=interrupt_after_first)
+    assert res.meta["interrupted"] is True
+    assert len(res.frame) == res.meta["games"] == 100 * len(seen)
+    assert len(seen) < 10
+    full = simulate.run("rum-runner", len(res.frame), policies="random", seed=5)
+    pd.testing.assert_frame_equal(res.frame, full.frame)
+    # the handler is restored afterwards
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_aggregating_without_keeping_rows():
+    total = []
+    res = simulate.run("rum-runner", 1000, policies="random", seed=6, chunk_size=250,
+                       on_chunk=lambda f: total.append(int(f["score_0"].sum())), keep=False)
+    assert len(res.frame) == 0 and res.meta["games"] == 1000 and len(total) == 4
+    kept = simulate.run("rum-runner", 1000, policies="random", seed=6)
+    assert sum(total) == int(kept.frame["score_0"].sum())
+
+
+def test_runner_rejects_bad_requests():
+    with pytest.raises(UserError):
+        simulate.run("rum-runner", 10, workers=99)
+    with pytest.raises(UserError):
+        simulate.run("rum-runner", 10, seed=-3)
+    with pytest.raises(UserError):
+        simulate.run("rum-runner", 10, backend="gpu")
