@@ -147,7 +147,9 @@ def redeal_hidden(t: Table, rng: Rng) -> None:
 
     The movement deck is shuffled within each batch (the dealt deck, then one
     batch per replenishment: the player saw which cards went under, not their
-    order); each rum pile below its face-up top is shuffled.
+    order); each rum pile below its face-up top is shuffled. Each part is put
+    in card order before its shuffle, so the result depends only on what the
+    player knows, never on the true hidden order.
     """
     deck, batch = t.movement_deck, t.deck_batch
     start = 0
@@ -155,12 +157,12 @@ def redeal_hidden(t: Table, rng: Rng) -> None:
         end = start
         while end < len(deck) and batch[end] == batch[start]:
             end += 1
-        part = deck[start:end]
+        part = sorted(deck[start:end])
         rng.shuffle(part)
         deck[start:end] = part
         start = end
     for pile in t.piles:
-        below = pile[1:]
+        below = sorted(pile[1:])
         rng.shuffle(below)
         pile[1:] = below
 

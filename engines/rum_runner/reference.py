@@ -246,8 +246,10 @@ def course(rules: Rules, face_up: list[bool], pos: int, heading: int,
 
     Reflect: when the next space would be off the line the boat turns first,
     then steps (carry-over). Stop at end: the move ends at the end, leftover
-    steps are lost. Wrap (or a ring): past one end is the other end. After the
-    move a boat facing off the line is turned to face back along it.
+    steps are lost. Wrap (or a ring): past one end is the other end. When
+    closed ports are skipped, the outermost open ports act as the ends, and a
+    boat whose own port is the only open one stays where it is.
+    After the move a boat on an end port faces back along the line (spec §8.3).
     """
     for _ in range(steps):
         if rules.wraps:
@@ -256,12 +258,18 @@ def course(rules: Rules, face_up: list[bool], pos: int, heading: int,
         if _nothing_ahead(rules, face_up, pos, heading):
             if rules.bounce_mode == "stop_at_end":
                 break
+            if _nothing_ahead(rules, face_up, pos, -heading):
+                break  # no other open port anywhere: the boat stays
             heading = -heading
-            if _nothing_ahead(rules, face_up, pos, heading):
-                continue  # no other open port anywhere: the boat stays
         pos = _next_space(rules, face_up, pos, heading)
-    if not rules.wraps and _nothing_ahead(rules, face_up, pos, heading):
-        heading = -heading
+    if not rules.wraps:
+        if pos == 0:
+            heading = RIGHT
+        elif pos == N_PORTS - 1:
+            heading = LEFT
+        elif (_nothing_ahead(rules, face_up, pos, heading)
+              and not _nothing_ahead(rules, face_up, pos, -heading)):
+            heading = -heading
     return pos, heading
 
 
