@@ -1,0 +1,55 @@
+"""The analyses: each turns Results into tidy tables, and is registered here by name.
+
+``ANALYSES`` maps a name to an :class:`Analysis` (where the function lives and
+a one-line description), so ``rumsim report`` can run them all and ``--help``
+can list them. Functions are imported only when used, which keeps listing
+cheap; a new analysis (seats, variants...) adds one entry to ``_REGISTRY``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engines._rules import closest
+from simulate.errors import UserError
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One registered analysis: its name, ``module:function`` and a one-line description."""
+
+    name: str
+    target: str
+    description: str
+    games: tuple[str, ...] = ()  # the games it applies to; () means any game
+
+    @property
+    def function(self) -> Callable:
+        module, _, attr = self.target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+    def applies_to(self, game: str) -> bool:
+        return not self.games or game in self.games
+
+
+_REGISTRY = (
+    Analysis("thresholds", "analyses.thresholds:thresholds",
+             "Rum Runner score bands: share of games per printed band with intervals, the "
+             "percentile of each printed edge, and the edges that give a target split",
+             games=("rum-runner",)),
+)
+
+ANALYSES: dict[str, Analysis] = {a.name: a for a in _REGISTRY}
+
+
+def get_analysis(name: str) -> Analysis:
+    """The registered analysis ``name`` (UserError with a suggestion if unknown)."""
+    if name not in ANALYSES:
+        raise UserError(f"unknown analysis '{name}'" + closest(name, list(ANALYSES))
+                        + f"; analyses: {', '.join(ANALYSES)}")
+    return ANALYSES[name]
+
+
+__all__ = ["ANALYSES", "Analysis", "get_analysis"]

@@ -1,0 +1,172 @@
+"""Small statistics helpers every analysis shares: intervals for shares, means and quantiles.
+
+Each function returns an :class:`Interval` (estimate, low, high) and its
+docstring names the method, so a report can cite how every figure was made.
+Intervals are two-sided at ``confidence`` (default 95%).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from scipy import stats as _st
+
+CONFIDENCE = 0.95
+
+
+class Interval(NamedTuple):
+    """A point estimate with a two-sided confidence interval."""
+
+    estimate: float
+    low: float
+    high: float
+
+
+def z_value(confidence: float = CONFIDENCE) -> float:
+    """The two-sided normal critical value (1.959964 for 95%)."""
+    _check_confidence(confidence)
+    return float(_st.norm.ppf(0.5 + confidence / 2))
+
+
+def wilson_interval(successes: float, n: float, confidence: float = CONFIDENCE) -> Interval:
+    """Share ``successes / n`` with the Wilson score interval.
+
+    Method: Wilson (1927) score interval, p = (p̂ + z²/2n ± z·sqrt(p̂(1-p̂)/n + z²/4n²)) / (1 + z²/n).
+    Unlike the Wald interval it stays inside [0, 1] and keeps near-nominal
+    coverage for shares near 0 or 1 (e.g. 0/10 gives [0, 0.278]).
+    ``n`` may be fractional (an effective sample size, see :func:`share_interval`).
+    With ``n == 0`` nothing is known: the estimate is NaN and the interval [0, 1].
+    """
+    if n < 0 or successes < 0 or successes > n:
+        raise ValueError(f"need 0 <= successes <= n, got successes={successes}, n={n}")
+    if n == 0:
+        return Interval(math.nan, 0.0, 1.0)
+    z = z_value(confidence)
+    p = successes / n
+    z2n = z * z / n
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z * math.sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n)
+    # At p = 0 or 1 the bound is exactly 0 or 1; rounding must not push it across.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Interval(p, low, high)
+
+
+def share_interval(values, confidence: float = CONFIDENCE) -> Interval:
+    """Mean of values in [0, 1] (e.g. win shares 0, 1/k, 1 with ties) with an interval.
+
+    Method: Wilson on an effective sample size. With mean m and population
+    variance v of the n values, n_eff = n · m(1-m)/v: the number of 0/1
+    outcomes that would carry the same variance of the mean. Plain 0/1 data
+    gives n_eff = n (the ordinary Wilson interval); ties shrink v and so
+    widen n_eff and narrow the interval. When v = 0 (all values equal), or
+    m is 0 or 1, n_eff = n.
+    """
+    x = _as_1d(values)
+    if x.size and (x.min() < 0 or x.max() > 1):
+        raise ValueError("share_interval needs values in [0, 1]")
+    n = x.size
+    if n == 0:
+        return Interval(math.nan, 0.0, 1.0)
+    m = float(x.mean())
+    v = float(x.var())
+    n_eff = n * m * (1 - m) / v if v > 0 and 0 < m < 1 else float(n)
+    w = wilson_interval(m * n_eff, n_eff, confidence)
+    return Interval(m, w.low, w.high)
+
+
+def mean_interval(values, confidence: float = CONFIDENCE) -> Interval:
+    """Mean with the Student-t interval, mean ± t(n-1) · s/sqrt(n) (s: sample SD, ddof=1).
+
+    Valid for large n whatever the distribution (central limit theorem);
+    with one value the interval is (-inf, inf); with none, all NaN.
+    """
+    x = _as_1d(values)
+    n = x.size
+    if n == 0:
+        return Interval(math.nan, math.nan, math.nan)
+    m = float(x.mean())
+    if n == 1:
+        return Interval(m, -math.inf, math.inf)
+    _check_confidence(confidence)
+    half = float(_st.t.ppf(0.5 + confidence / 2, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
+    return Interval(m, m - half, m + half)
+
+
+def order_statistic_ranks(n: int, q: float, confidence: float = CONFIDENCE) -> tuple[int, int]:
+    """1-based ranks (l, u) with P(X_(l) <= quantile_q <= X_(u)) >= confidence.
+
+    Method: the number of draws below the true q-quantile is Binomial(n, q);
+    l = the α/2 quantile of that binomial, u = its 1-α/2 quantile + 1
+    (α = 1 - confidence), so each tail misses with probability at most α/2.
+    Distribution-free; conservative for discrete data. When n is too small
+    for the tail the rank is clipped to 1 or n and the coverage is lower
+    than nominal (see :func:`order_statistic_coverage`).
+    """
+    if n < 1:
+        raise ValueError("need at least one value for a quantile interval")
+    _check_quantile(q)
+    alpha = 1 - confidence
+    _check_confidence(confidence)
+    l = int(_st.binom.ppf(alpha / 2, n, q))
+    u = int(_st.binom.ppf(1 - alpha / 2, n, q)) + 1
+    return max(l, 1), min(u, n)
+
+
+def order_statistic_coverage(n: int, q: float, l: int, u: int) -> float:
+    """Exact coverage of [X_(l), X_(u)] for a continuous distribution's q-quantile."""
+    return float(_st.binom.cdf(u - 1, n, q) - _st.binom.cdf(l - 1, n, q))
+
+
+def quantile_interval(values, q: float, confidence: float = CONFIDENCE) -> Interval:
+    """The q-quantile with a distribution-free interval from order statistics.
+
+    Estimate: the inverse empirical CDF, X_(ceil(n·q)) (the smallest value
+    with at least a share q of the data at or below it; numpy's
+    ``inverted_cdf``). Interval: [X_(l), X_(u)] with the binomial ranks of
+    :func:`order_statistic_ranks`.
+    """
+    x = np.sort(_as_1d(values))
+    return quantile_interval_sorted(x, q, confidence)
+
+
+def quantile_interval_sorted(sorted_values: np.ndarray, q: float,
+                             confidence: float = CONFIDENCE) -> Interval:
+    """:func:`quantile_interval` for values already sorted ascending (no copy, no sort)."""
+    n = sorted_values.size
+    l, u = order_statistic_ranks(n, q, confidence)
+    # round() first: 0.07 * 100 is 7.000000000000001 in floating point, whose ceil is 8.
+    k = min(max(math.ceil(round(n * q, 9)), 1), n)
+    return Interval(float(sorted_values[k - 1]), float(sorted_values[l - 1]),
+                    float(sorted_values[u - 1]))
+
+
+def share_below(values, x: float, inclusive: bool = False,
+                confidence: float = CONFIDENCE) -> Interval:
+    """ECDF share of values below ``x`` (``<= x`` when ``inclusive``) with a Wilson interval.
+
+    Method: count the values below x and apply :func:`wilson_interval`;
+    this is the percentile at which x sits in the sample.
+    """
+    v = _as_1d(values)
+    hits = int(np.count_nonzero(v <= x if inclusive else v < x))
+    return wilson_interval(hits, v.size, confidence)
+
+
+def _as_1d(values) -> np.ndarray:
+    x = np.asarray(values, dtype=np.float64).ravel()
+    if np.isnan(x).any():
+        raise ValueError("values contain NaN")
+    return x
+
+
+def _check_confidence(confidence: float) -> None:
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, not {confidence}")
+
+
+def _check_quantile(q: float) -> None:
+    if not 0 < q < 1:
+        raise ValueError(f"quantile must be strictly between 0 and 1, not {q}")

@@ -1,0 +1,478 @@
+"""Are Rum Runner's printed score bands calibrated? (spec §5.3, §9.7)
+
+For results of one or more runs this module measures, per run (a policy
+under some rules):
+
+* ``band_shares``      — the share of games in each printed band, with a 95% Wilson interval;
+* ``edge_percentiles`` — the percentile at which each printed edge sits;
+* ``calibrated_edges`` — the five edges that would give a target split
+  (default 40/25/15/10/6/4 % from "broke" to "god"), with intervals;
+* ``score_summary``    — mean, SD, percentiles, game length and stranded share.
+
+``thresholds(results)`` combines them into a :class:`ThresholdsReport` that
+renders as text, JSON or tidy DataFrames. Every statement is about the
+policy that played the games, not about the game alone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from analyses import stats
+from analyses._text import text_table
+from engines.rum_runner.rules import BAND_LABELS, Rules
+from simulate.errors import UserError
+from simulate.results import Results
+
+DEFAULT_TARGET = (40, 25, 15, 10, 6, 4)
+SCORE = "score_0"
+STRANDED = 1  # end_reason code (spec §5.5)
+
+TYPO_NOTE = ('The rules sheet prints ">200" for the first row; we read it as "<200" '
+             '(a typo: ">200" would overlap every other row).')
+EDGE_RULE_TEXT = {
+    "lower_inclusive": "a score equal to an edge belongs to the band above it",
+    "upper_inclusive": "a score equal to an edge belongs to the band below it",
+}
+PLACEMENT_NOTE = (
+    "Scores are integers, so each calibrated edge is the integer whose share of games below it "
+    "(under the edge rule) is nearest the target cumulative share (ties: the lower edge); edges "
+    "are kept strictly increasing. The 95% interval is the distribution-free order-statistic "
+    "interval of the target quantile, widened by one point on the side where the integer "
+    "placement can land; 'achieved' is the split the chosen edges give in this sample."
+)
+METHOD_NOTE = (
+    "Shares: 95% Wilson score intervals. Edge percentiles: share of games below the edge "
+    "with a Wilson interval. Mean: Student-t interval. Percentiles: inverse empirical CDF."
+)
+
+
+# ================================================================ bands
+
+
+def parse_target(text: str) -> tuple[float, ...]:
+    """A target split typed by a user, '40,25,15,10,6,4' (commas, slashes or spaces), checked."""
+    parts = [p for p in text.replace("/", ",").replace(" ", ",").split(",") if p]
+    try:
+        values = tuple(float(p) for p in parts)
+    except ValueError:
+        raise UserError(f"--target needs 6 numbers such as 40,25,15,10,6,4, not '{text}'") from None
+    return check_target(values)
+
+
+def check_target(target: Sequence[float]) -> tuple[float, ...]:
+    """The target split as 6 floats (broke..god, percent), or a one-line UserError."""
+    try:
+        values = tuple(float(t) for t in target)
+    except (TypeError, ValueError):
+        raise UserError(f"target split must be 6 numbers, got {target!r}") from None
+    if (len(values) != 6 or any(not math.isfinite(v) or v < 0 for v in values)
+            or abs(sum(values) - 100) > 1e-6):
+        shown = "/".join(f"{v:g}" for v in values)
+        raise UserError(f"target split needs 6 non-negative percentages (broke..god) summing to "
+                        f"100, got {shown} ({len(values)} numbers summing to {sum(values):g})")
+    return values
+
+
+def score_bands(scores: np.ndarray, rules: Rules) -> np.ndarray:
+    """Band index 0..5 of each score under the rules' edges and edge rule (vectorised ``Rules.band``)."""
+    side = "right" if rules.score_band_edge_rule == "lower_inclusive" else "left"
+    return np.searchsorted(np.asarray(rules.score_band_edges), scores, side=side)
+
+
+def printed_ranges(rules: Rules) -> list[str]:
+    """The six score ranges as the sheet prints them: '<200', '200-250', ..., '350+'."""
+    e = rules.score_band_edges
+    return [f"<{e[0]}", *(f"{a}-{b}" for a, b in zip(e, e[1:], strict=False)), f"{e[-1]}+"]
+
+
+def exact_ranges(rules: Rules) -> list[str]:
+    """The six integer score ranges each band really holds under the edge rule."""
+    e = rules.score_band_edges
+    if rules.score_band_edge_rule == "lower_inclusive":
+        return [f"<{e[0]}", *(f"{a}-{b - 1}" for a, b in zip(e, e[1:], strict=False)),
+                f">={e[-1]}"]
+    return [f"<={e[0]}", *(f"{a + 1}-{b}" for a, b in zip(e, e[1:], strict=False)),
+            f">={e[-1] + 1}"]
+
+
+def _scores(frame: pd.DataFrame) -> np.ndarray:
+    if SCORE not in frame:
+        raise UserError(f"the results have no '{SCORE}' column: thresholds needs Rum Runner results")
+    if len(frame) == 0:
+        raise UserError("the results hold no games")
+    return frame[SCORE].to_numpy(dtype=np.int64)
+
+
+def band_shares(frame: pd.DataFrame, rules: Rules | None = None,
+                confidence: float = stats.CONFIDENCE) -> pd.DataFrame:
+    """Per printed band 0..5: label, printed and exact range, games, share % and Wilson interval %.
+
+    Bands are recomputed from ``score_0`` with ``rules`` (so the same games
+    can be judged against other edges); the ``band_0`` column is not used.
+    """
+    rules = rules or Rules()
+    scores = _scores(frame)
+    counts = np.bincount(score_bands(scores, rules), minlength=6)
+    rows = []
+    for band, (label, printed, exact) in enumerate(
+            zip(BAND_LABELS, printed_ranges(rules), exact_ranges(rules), strict=True)):
+        w = stats.wilson_interval(int(counts[band]), scores.size, confidence)
+        rows.append({"band": band, "label": label, "printed": printed, "range": exact,
+                     "games": int(counts[band]), "share_pct": 100 * w.estimate,
+                     "low_pct": 100 * w.low, "high_pct": 100 * w.high})
+    return pd.DataFrame(rows)
+
+
+def edge_percentiles(frame: pd.DataFrame, rules: Rules | None = None,
+                     confidence: float = stats.CONFIDENCE) -> pd.DataFrame:
+    """Per printed edge: the percentile at which it sits, with a Wilson interval.
+
+    The percentile is the share of games scoring below the edge under the
+    edge rule: ``score < edge`` (lower_inclusive) or ``score <= edge``
+    (upper_inclusive), i.e. the share of games in the bands beneath it.
+    """
+    rules = rules or Rules()
+    scores = _scores(frame)
+    inclusive = rules.score_band_edge_rule == "upper_inclusive"
+    rows = []
+    for k, edge in enumerate(rules.score_band_edges):
+        w = stats.share_below(scores, edge, inclusive=inclusive, confidence=confidence)
+        rows.append({"edge_index": k + 1, "between": _between(k), "edge": int(edge),
+                     "percentile": 100 * w.estimate, "low_pct": 100 * w.low,
+                     "high_pct": 100 * w.high})
+    return pd.DataFrame(rows)
+
+
+def calibrated_edges(frame: pd.DataFrame, target: Sequence[float] = DEFAULT_TARGET,
+                     rules: Rules | None = None,
+                     confidence: float = stats.CONFIDENCE) -> pd.DataFrame:
+    """The five band edges that give the ``target`` split (percent, broke..god) in these games.
+
+    Edge k is placed for the cumulative target c_k = target[0] + ... + target[k-1]
+    (see ``PLACEMENT_NOTE``): the integer whose share below it under the
+    edge rule is nearest c_k. Its interval is the order-statistic interval
+    [X_(l), X_(u)] of the c_k-quantile, widened by one point upward
+    (lower_inclusive: the edge may sit one above the quantile) or downward
+    (upper_inclusive). A cumulative target of 0 or 100% puts the edge just
+    below the lowest or above the highest score, with no interval (NaN).
+    Columns also give the printed edge and the split the chosen edges achieve.
+    """
+    target = check_target(target)
+    rules = rules or Rules()
+    ordered = np.sort(_scores(frame))
+    n = ordered.size
+    upper = rules.score_band_edge_rule == "upper_inclusive"
+
+    def below(edge: int) -> float:
+        return np.searchsorted(ordered, edge, side="right" if upper else "left") / n
+
+    shift = -1 if upper else 0  # the upper_inclusive edge sits one lower for the same split
+    cumulative = np.cumsum(target)[:5] / 100
+    rows, previous = [], None
+    for k, c in enumerate(cumulative):
+        low = high = math.nan
+        if c <= 1e-12:
+            edge = int(ordered[0]) + shift
+        elif c >= 1 - 1e-12:
+            edge = int(ordered[-1]) + 1 + shift
+        else:
+            q = stats.quantile_interval_sorted(ordered, float(c), confidence)
+            xi = int(q.estimate)
+            # Below xi + shift fewer than c of the games fall, at xi + 1 + shift at least c.
+            lo_edge, hi_edge = xi + shift, xi + 1 + shift
+            edge = lo_edge if c - below(lo_edge) <= below(hi_edge) - c else hi_edge
+            low, high = q.low + shift, q.high + 1 + shift
+        forced = previous is not None and edge <= previous
+        if forced:
+            edge = previous + 1
+        previous = edge
+        rows.append({"edge_index": k + 1, "between": _between(k),
+                     "target_below_pct": 100 * c, "edge": edge, "edge_low": low,
+                     "edge_high": high, "achieved_below_pct": 100 * below(edge),
+                     "printed_edge": int(rules.score_band_edges[k]),
+                     "forced_up": bool(forced)})
+    return pd.DataFrame(rows)
+
+
+def achieved_split(calibrated: pd.DataFrame) -> list[float]:
+    """The six band shares (percent, broke..god) that calibrated edges give in the sample."""
+    below = calibrated.sort_values("edge_index")["achieved_below_pct"].to_numpy()
+    return list(np.diff(np.concatenate([[0.0], below, [100.0]])))
+
+
+def score_summary(frame: pd.DataFrame, confidence: float = stats.CONFIDENCE) -> dict:
+    """Mean (with interval), SD, 5/50/95th percentiles, max, mean/max turns, stranded share."""
+    scores = _scores(frame)
+    mean = stats.mean_interval(scores, confidence)
+    ordered = np.sort(scores)
+    pct = {f"p{int(q * 100)}": stats.quantile_interval_sorted(ordered, q, confidence).estimate
+           for q in (0.05, 0.5, 0.95)}
+    out = {"games": int(scores.size), "mean": mean.estimate, "mean_low": mean.low,
+           "mean_high": mean.high, "sd": float(scores.std(ddof=1)) if scores.size > 1 else math.nan,
+           **pct, "max": int(ordered[-1])}
+    if "turns" in frame:
+        out["mean_turns"] = float(frame["turns"].mean())
+        out["max_turns"] = int(frame["turns"].max())
+    if "end_reason" in frame:
+        w = stats.wilson_interval(int((frame["end_reason"] == STRANDED).sum()), scores.size,
+                                  confidence)
+        out.update(stranded_pct=100 * w.estimate, stranded_low_pct=100 * w.low,
+                   stranded_high_pct=100 * w.high)
+    return out
+
+
+def target_distance(bands: pd.DataFrame, target: Sequence[float] = DEFAULT_TARGET) -> float:
+    """Total variation distance (percentage points) between observed band shares and the target.
+
+    Half the sum of |observed - target| over the six bands: the share of
+    games that would have to move band for the printed bands to give the
+    target split. 0 is a perfect fit, 100 no overlap at all.
+    """
+    target = check_target(target)
+    return 0.5 * float(np.abs(bands["share_pct"].to_numpy() - np.asarray(target)).sum())
+
+
+def _pct(x: float) -> str:
+    if 0 < x < 0.01:
+        return "<0.01"
+    if 99.99 < x < 100:
+        return ">99.99"
+    return f"{x:.2f}"
+
+
+def _pct_ci(row, column: str = "share_pct") -> str:
+    return f"{_pct(row[column])}% [{_pct(row['low_pct'])}, {_pct(row['high_pct'])}]"
+
+
+def _edge_ci(row) -> str:
+    if math.isnan(row["edge_low"]):
+        ci = "[-]"
+    else:
+        ci = f"[{row['edge_low']:g}, {row['edge_high']:g}]"
+    flag = " forced" if row["forced_up"] else ""
+    return f"{row['edge']} {ci} -> {row['achieved_below_pct']:.1f}%{flag}"
+
+
+def _fmt_opt(row, key: str, fmt: str) -> str:
+    return fmt.format(row[key]) if key in row and not pd.isna(row[key]) else "-"
+
+
+def _between(k: int) -> str:
+    short = ("broke", "poor", "modest", "well off", "rich", "god")
+    return f"{short[k]}|{short[k + 1]}"
+
+
+# ================================================================ the combined answer
+
+
+@dataclass
+class ThresholdsReport:
+    """The band-calibration answer for several runs: tidy tables plus text and JSON views.
+
+    ``bands``, ``edges``, ``calibrated`` and ``summary`` are long-format
+    DataFrames keyed by ``label`` (one label per run: its policy, plus its
+    rules when the runs' rules differ). All runs are judged against the same
+    printed bands, ``rules.score_band_edges`` under ``rules.score_band_edge_rule``.
+    """
+
+    rules: Rules
+    target: tuple[float, ...]
+    runs: pd.DataFrame
+    bands: pd.DataFrame
+    edges: pd.DataFrame
+    calibrated: pd.DataFrame
+    summary: pd.DataFrame
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self.runs["label"])
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The tidy tables by name (for CSV files)."""
+        return {"runs": self.runs, "bands": self.bands, "edges": self.edges,
+                "calibrated": self.calibrated, "summary": self.summary}
+
+    def to_json(self) -> dict:
+        """The whole report as plain JSON types (NaN and infinities as None): ``json.dumps``-ready."""
+        return {
+            "analysis": "thresholds",
+            "game": "rum-runner",
+            "band_edges": list(self.rules.score_band_edges),
+            "edge_rule": self.rules.score_band_edge_rule,
+            "target_pct": list(self.target),
+            "notes": [TYPO_NOTE, *self.notes, METHOD_NOTE, PLACEMENT_NOTE],
+            **{name: _records(frame) for name, frame in self.tables().items()},
+        }
+
+    def to_csv(self) -> str:
+        """All tables as one long CSV: a ``table`` column (runs, bands, edges, calibrated,
+        summary) then the union of their columns, blank where a table has no such column."""
+        # Nullable dtypes keep integers integral where other tables leave the column blank.
+        frames = [_nullable(frame).assign(table=name) for name, frame in self.tables().items()]
+        combined = pd.concat(frames, ignore_index=True)
+        return combined[["table", *[c for c in combined.columns if c != "table"]]].to_csv(
+            index=False)
+
+    def render_text(self) -> str:
+        """A terminal rendering: band table, edge percentiles, calibrated edges, summary."""
+        r = self.rules
+        labels = self.labels
+        games = dict(zip(self.runs["label"], self.runs["games"], strict=True))
+        edges = ", ".join(str(e) for e in r.score_band_edges)
+        out = ["Rum Runner score bands: are the printed bands calibrated?", "",
+               TYPO_NOTE,
+               f"Edges {edges}; {EDGE_RULE_TEXT[r.score_band_edge_rule]} "
+               f"(score_band_edge_rule={r.score_band_edge_rule}).", *self.notes, ""]
+        for _, run in self.runs.iterrows():
+            out.append(f"  {run['label']}: policy {run['policy']}, rules {run['rules']}, "
+                       f"seed {run['seed']}, {run['games']:,} games")
+        out += ["", "Share of games in each printed band (95% Wilson interval)"]
+        by = self.bands.set_index(["label", "band"])
+        rows = []
+        for band, (label, printed) in enumerate(zip(BAND_LABELS, printed_ranges(r), strict=True)):
+            rows.append([printed, label, *(_pct_ci(by.loc[(lab, band)]) for lab in labels)])
+        out.append(text_table(["score", "band",
+                               *(f"{lab} (n={games[lab]:,})" for lab in labels)], rows))
+        out += ["", "Percentile at which each printed edge sits (share of games below it, 95% CI)"]
+        by = self.edges.set_index(["label", "edge_index"])
+        rows = [[str(e), _between(k), *(_pct_ci(by.loc[(lab, k + 1)], "percentile")
+                                        for lab in labels)]
+                for k, e in enumerate(r.score_band_edges)]
+        out.append(text_table(["edge", "between", *labels], rows))
+        split = "/".join(f"{t:g}" for t in self.target)
+        out += ["", f"Edges that would give the target split {split} % (broke..god), 95% CI"]
+        by = self.calibrated.set_index(["label", "edge_index"])
+        rows = []
+        for k, e in enumerate(r.score_band_edges):
+            first = by.loc[(labels[0], k + 1)]
+            rows.append([_between(k), f"{first['target_below_pct']:g}%", str(e),
+                         *(_edge_ci(by.loc[(lab, k + 1)]) for lab in labels)])
+        out.append(text_table(["edge", "target below", "printed", *labels], rows))
+        for lab in labels:
+            got = achieved_split(self.calibrated[self.calibrated["label"] == lab])
+            out.append(f"  {lab}: achieved split " + "/".join(f"{g:.1f}" for g in got) + " %")
+        out += ["", "Scores"]
+        rows = []
+        for _, s in self.summary.iterrows():
+            rows.append([s["label"], f"{s['mean']:.1f} [{s['mean_low']:.1f}, {s['mean_high']:.1f}]",
+                         f"{s['sd']:.1f}", f"{s['p5']:g} / {s['p50']:g} / {s['p95']:g}",
+                         f"{s['max']:g}", _fmt_opt(s, "mean_turns", "{:.2f}"),
+                         _fmt_opt(s, "stranded_pct", "{:.2f}%"),
+                         f"{s['target_distance_pct']:.1f}"])
+        out.append(text_table(["run", "mean [95% CI]", "SD", "5/50/95%", "max", "turns",
+                               "stranded", "off target (pp)"], rows))
+        out += ["", METHOD_NOTE, PLACEMENT_NOTE,
+                "'off target' is the share of games (percentage points) that would have to "
+                "change band for the printed bands to give the target split."]
+        return "\n".join(out)
+
+
+def thresholds(results: Mapping[str, Results] | Sequence[Results] | Results,
+               target: Sequence[float] = DEFAULT_TARGET, rules: Rules | None = None,
+               confidence: float = stats.CONFIDENCE) -> ThresholdsReport:
+    """Judge the printed Rum Runner bands against each run's scores.
+
+    ``results``: one Results, a list (labelled by policy, plus rules when
+    they differ between runs) or a dict label -> Results. ``rules`` sets the
+    bands to judge against; by default those of the first run's rules, so
+    every column is measured against the same edges.
+    """
+    target = check_target(target)
+    labelled = _label(results)
+    if rules is None:
+        rules = rules_of(next(iter(labelled.values())))
+    runs, bands, edges, calibrated, summary = [], [], [], [], []
+    for label, res in labelled.items():
+        meta = res.meta
+        frame = res.frame
+        runs.append({"label": label, "policy": ",".join(meta.get("policies", ["?"])),
+                     "rules": meta.get("rules_changed", "default"), "seed": meta.get("seed"),
+                     "games": len(frame), "backend": meta.get("backend"),
+                     "elapsed_s": meta.get("elapsed_s")})
+        b = band_shares(frame, rules, confidence)
+        bands.append(b.assign(label=label))
+        edges.append(edge_percentiles(frame, rules, confidence).assign(label=label))
+        calibrated.append(calibrated_edges(frame, target, rules, confidence).assign(label=label))
+        summary.append({"label": label, **score_summary(frame, confidence),
+                        "target_distance_pct": target_distance(b, target)})
+    notes = []
+    if rules.score_band_edges != Rules().score_band_edges:
+        notes.append("Edges changed from the printed 200, 250, 300, 325, 350 by the rules.")
+    return ThresholdsReport(
+        rules=rules, target=target, runs=pd.DataFrame(runs),
+        bands=_label_first(pd.concat(bands, ignore_index=True)),
+        edges=_label_first(pd.concat(edges, ignore_index=True)),
+        calibrated=_label_first(pd.concat(calibrated, ignore_index=True)),
+        summary=pd.DataFrame(summary), notes=notes)
+
+
+def rules_of(res: Results) -> Rules:
+    """The Rules a run was made with, rebuilt from its metadata (defaults if absent)."""
+    values = res.meta.get("rules")
+    if not values:
+        return Rules()
+    defaults = Rules().to_dict()
+    changed = {k: v for k, v in values.items()
+               if k in defaults and _plain(v) != _plain(defaults[k])}
+    return Rules.from_overrides(changed)
+
+
+def _label(results) -> dict[str, Results]:
+    if isinstance(results, Results):
+        results = [results]
+    if isinstance(results, Mapping):
+        if not results:
+            raise UserError("thresholds needs at least one run")
+        return dict(results)
+    results = list(results)
+    if not results:
+        raise UserError("thresholds needs at least one run")
+    differ = len({r.meta.get("rules_changed", "default") for r in results}) > 1
+    out: dict[str, Results] = {}
+    for r in results:
+        label = ",".join(r.meta.get("policies", ["run"]))
+        if differ:
+            label += f" ({r.meta.get('rules_changed', 'default')})"
+        base, k = label, 2
+        while label in out:
+            label, k = f"{base} #{k}", k + 1
+        out[label] = r
+    return out
+
+
+def _plain(v):
+    return list(v) if isinstance(v, tuple) else v
+
+
+def _nullable(frame: pd.DataFrame) -> pd.DataFrame:
+    kinds = {"i": "Int64", "b": "boolean"}
+    return frame.astype({c: kinds[t.kind] for c, t in frame.dtypes.items()
+                         if getattr(t, "kind", "") in kinds})
+
+
+def _label_first(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame[["label", *[c for c in frame.columns if c != "label"]]]
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    out = []
+    for row in frame.to_dict(orient="records"):
+        out.append({k: _json_value(v) for k, v in row.items()})
+    return out
+
+
+def _json_value(v):
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return None if math.isnan(v) or math.isinf(v) else float(v)
+    if isinstance(v, np.bool_):
+        return bool(v)
+    return v

@@ -1,0 +1,144 @@
+"""A tiny self-contained HTML page builder: headings, text, tables, embedded PNG figures.
+
+Pages have no external assets and no JavaScript: figures are inlined as
+base64 ``data:image/png`` URIs and the style sheet sits in the page, so a
+report folder can be mailed or opened offline. All text is escaped.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from collections.abc import Callable, Iterable, Mapping
+
+import pandas as pd
+
+STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 62rem;
+       margin: 2rem auto; padding: 0 1rem; color: #222; line-height: 1.45; }
+h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.25rem; margin-top: 2rem; }
+.sub { color: #666; margin-top: 0; }
+table { border-collapse: collapse; margin: .8rem 0; font-size: .88rem; }
+th, td { border-bottom: 1px solid #ddd; padding: .25rem .6rem; text-align: left;
+         vertical-align: top; }
+th { background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+caption { caption-side: top; text-align: left; font-weight: 600; padding-bottom: .3rem; }
+figure { margin: 1rem 0; } figure img { max-width: 100%; }
+figcaption { color: #555; font-size: .88rem; }
+pre { background: #f6f6f6; padding: .6rem .8rem; overflow-x: auto; }
+.note { color: #555; font-size: .9rem; }
+.answer { background: #f3f7fb; border-left: 4px solid #4a7ab5; padding: .6rem 1rem; }
+"""
+
+Formatter = str | Callable[[object], str]
+
+
+class Page:
+    """Collects the blocks of one page in order; :meth:`render` returns the HTML text."""
+
+    def __init__(self, title: str, subtitle: str | None = None):
+        self.title = title
+        self.blocks: list[str] = [f"<h1>{_esc(title)}</h1>"]
+        if subtitle:
+            self.blocks.append(f'<p class="sub">{_esc(subtitle)}</p>')
+
+    def heading(self, text: str, level: int = 2, anchor: str | None = None) -> Page:
+        ident = f' id="{_esc(anchor)}"' if anchor else ""
+        self.blocks.append(f"<h{level}{ident}>{_esc(text)}</h{level}>")
+        return self
+
+    def paragraph(self, text: str, css: str | None = None) -> Page:
+        cls = f' class="{_esc(css)}"' if css else ""
+        self.blocks.append(f"<p{cls}>{_esc(text)}</p>")
+        return self
+
+    def bullets(self, items: Iterable[str], css: str | None = None) -> Page:
+        cls = f' class="{_esc(css)}"' if css else ""
+        rows = "".join(f"<li>{_esc(i)}</li>" for i in items)
+        self.blocks.append(f"<ul{cls}>{rows}</ul>")
+        return self
+
+    def code(self, text: str) -> Page:
+        self.blocks.append(f"<pre><code>{_esc(text)}</code></pre>")
+        return self
+
+    def link(self, href: str, text: str, before: str = "", after: str = "") -> Page:
+        self.blocks.append(f'<p>{_esc(before)}<a href="{_esc(href)}">{_esc(text)}</a>'
+                           f"{_esc(after)}</p>")
+        return self
+
+    def table(self, frame: pd.DataFrame, caption: str | None = None,
+              formats: Mapping[str, Formatter] | None = None) -> Page:
+        """A DataFrame as a table (index ignored); ``formats`` maps a column to a format
+        string such as ``'{:.2f}'`` or to a function returning the cell text."""
+        self.blocks.append(table_html(frame, caption, formats))
+        return self
+
+    def figure(self, png: bytes, alt: str, caption: str | None = None) -> Page:
+        data = base64.b64encode(png).decode("ascii")
+        cap = f"<figcaption>{_esc(caption)}</figcaption>" if caption else ""
+        self.blocks.append(f'<figure><img src="data:image/png;base64,{data}" alt="{_esc(alt)}">'
+                           f"{cap}</figure>")
+        return self
+
+    def render(self) -> str:
+        body = "\n".join(self.blocks)
+        return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+                f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+                f"<title>{_esc(self.title)}</title>\n<style>{STYLE}</style>\n</head>\n"
+                f"<body>\n{body}\n</body>\n</html>\n")
+
+
+def table_html(frame: pd.DataFrame, caption: str | None = None,
+               formats: Mapping[str, Formatter] | None = None) -> str:
+    """The HTML of one table; numeric cells are right-aligned."""
+    formats = dict(formats or {})
+    head = "".join(f"<th>{_esc(str(c))}</th>" for c in frame.columns)
+    rows = []
+    for values in frame.itertuples(index=False, name=None):
+        cells = []
+        for col, value in zip(frame.columns, values, strict=True):
+            plain = value.item() if hasattr(value, "item") else value
+            numeric = isinstance(plain, (int, float)) and not isinstance(plain, bool)
+            css = ' class="num"' if numeric else ""
+            cells.append(f"<td{css}>{_esc(format_cell(value, formats.get(col)))}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    cap = f"<caption>{_esc(caption)}</caption>" if caption else ""
+    return (f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>" + "\n".join(rows)
+            + "</tbody></table>")
+
+
+def format_cell(value, fmt: Formatter | None = None) -> str:
+    """Cell text: a format string or function if given; missing or infinite numbers as '-'."""
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()  # numpy scalar -> Python number
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return "-"
+    if value is None:
+        return "-"
+    if fmt is None:
+        if isinstance(value, float):
+            return f"{value:,.4g}" if abs(value) < 1e4 else f"{value:,.0f}"
+        if isinstance(value, int) and not isinstance(value, bool):
+            return f"{value:,}"
+        return str(value)
+    return fmt(value) if callable(fmt) else fmt.format(value)
+
+
+def index_page(title: str, entries: Iterable[tuple[str, str, str]], intro: str = "",
+               footer: str = "") -> str:
+    """An index page linking game pages: ``entries`` are (href, title, one-line blurb)."""
+    page = Page(title)
+    if intro:
+        page.paragraph(intro)
+    items = "".join(f'<li><a href="{_esc(href)}">{_esc(name)}</a> &mdash; {_esc(blurb)}</li>'
+                    for href, name, blurb in entries)
+    page.blocks.append(f"<ul>{items}</ul>")
+    if footer:
+        page.paragraph(footer, css="note")
+    return page.render()
+
+
+def _esc(text: str) -> str:
+    return html.escape(str(text), quote=True)
