@@ -110,7 +110,8 @@ def games(fmt: FormatOpt = "table") -> None:
                  f"{r['default_policy']}")
         return
     for r in rows:
-        echo(f"{r['game']:<14} {r['title']} ({r['players']} players): {r['summary']}")
+        plural = "player" if r["players"] == "1" else "players"
+        echo(f"{r['game']:<14} {r['title']} ({r['players']} {plural}): {r['summary']}")
         echo(f"{'':<14} policies: {', '.join(r['policies'])} (default {r['default_policy']})")
         echo(f"{'':<14} columns: {', '.join(r['columns'])}")
 

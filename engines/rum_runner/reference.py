@@ -416,10 +416,13 @@ def play_one_move(t: Table, value: int, count: int, world: Rng) -> None:
     steps = value * count
     t.cards_this_turn += count
     t.steps_this_turn += steps
-    start = t.boat
+    start, heading = t.boat, t.heading
     sail(t, steps)
+    turned = ""
+    if t.heading != heading:
+        turned = ", turned at the " + ("right" if heading == RIGHT else "left") + " end"
     t.say(f"  plays {show(played)}: boat {start} -> {t.boat} "
-          f"(heading {'right' if t.heading == RIGHT else 'left'})")
+          f"(heading {'right' if t.heading == RIGHT else 'left'}{turned})")
     t.record(event="play", cards=[str(c) for c in played], start=start, boat=t.boat)
     land(t, steps, count, world)
 
