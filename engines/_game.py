@@ -40,7 +40,7 @@ class PolicySpec:
     slow: bool = False  # run only when asked, with fewer games
 
 
-MAX_POLICY_PARAMS = 4
+MAX_POLICY_PARAMS = 8
 
 
 @dataclass(frozen=True)

@@ -138,16 +138,26 @@ def rules(game: GameArg, fmt: FormatOpt = "table") -> None:
             echo(",".join(_csv_cell(x) for x in (o.key, o.show(o.default), o.allowed(), o.help)))
         return
     width = max(len(o.key) for o in options)
-    dwidth = max(len(o.show(o.default)) for o in options)
+    dwidth = max(len(_short(o.show(o.default))) for o in options)
     echo(f"{info.title} rule options (--rule key=value):")
     for o in options:
-        echo(f"  {o.key:<{width}}  {o.show(o.default):<{dwidth}}  {o.allowed()}")
+        echo(f"  {o.key:<{width}}  {_short(o.show(o.default)):<{dwidth}}  {o.allowed()}")
         echo(f"  {'':<{width}}  {'':<{dwidth}}  {o.help}")
+    if any(_short(o.show(o.default)) != o.show(o.default) for o in options):
+        echo("  (long lists are shortened here; `--format json` shows them whole)")
     echo("")
     echo("Presets (--preset NAME):")
     for name, (text, over) in cls.PRESETS.items():
         shown = ", ".join(f"{k}={cls.option(k).show(v)}" for k, v in over.items()) or "no changes"
         echo(f"  {name}: {text} [{shown}]")
+
+
+def _short(text: str, width: int = 24) -> str:
+    """A long list value cut for the table, saying how many items it has."""
+    if len(text) <= width:
+        return text
+    items = text.count(",") + 1
+    return text[:width - 12].rsplit(",", 1)[0] + f",... ({items})"
 
 
 def _csv_cell(x: str) -> str:
