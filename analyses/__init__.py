@@ -39,6 +39,9 @@ _REGISTRY = (
              "Rum Runner score bands: share of games per printed band with intervals, the "
              "percentile of each printed edge, and the edges that give a target split",
              games=("rum-runner",)),
+    Analysis("seats", "analyses.seats:seat_advantage",
+             "seat (turn-order) advantage: win share per seat with intervals, the gap from 1/P, "
+             "a chi-square test of equal seats and a verdict within a margin"),
 )
 
 ANALYSES: dict[str, Analysis] = {a.name: a for a in _REGISTRY}

@@ -278,10 +278,7 @@ def thresholds(
     rules_obj = build_rules(info, preset, rules_file, rule)
     split = th.parse_target(target) if target else th.DEFAULT_TARGET
     chosen = [info.policy(p) for p in (policy or ["random", "greedy"])]
-    if out is not None and out.suffix.lower() != ".csv":
-        raise UserError(f"--out '{out}' must end in .csv")
-    if out is not None and not (out.parent if str(out.parent) else Path(".")).is_dir():
-        raise UserError(f"--out '{out}': folder '{out.parent}' does not exist")
+    _check_csv_out(out)
     results = {}
     for pol in chosen:
         count = min(n_games, n_slow) if pol.spec.slow else n_games
@@ -300,6 +297,100 @@ def thresholds(
         echo(report.to_csv())
     else:
         echo(report.render_text())
+
+
+# ---------------------------------------------------------------- seats
+
+
+@app.command()
+def seats(
+    game: GameArg,
+    n: GamesOpt = "100_000",
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
+    rule: RuleOpt = None,
+    preset: PresetOpt = None,
+    rules_file: RulesFileOpt = None,
+    margin: Annotated[float, typer.Option("--margin", help="balanced means every seat within "
+                                          "this many points of 1/P (0.02 = 2 pp)")] = 0.02,
+    precision: Annotated[float | None, typer.Option(
+        "--precision", help="play until the first player's interval half-width is at most "
+                            "this (e.g. 0.005); intervals are then anytime-valid")] = None,
+    max_games: Annotated[str, typer.Option("--max-games", help="upper limit for --precision")]
+        = "1e9",
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    fmt: FormatOpt = "table",
+    out: Annotated[Path | None, typer.Option("--out", help="also write the tables to "
+                                             "FILE.csv")] = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """First-player / seat advantage: win share per seat with intervals and a verdict."""
+    import simulate
+    from analyses import seats as seat_analysis
+    from analyses import sequential
+
+    check_format(fmt)
+    n_games = parse_count(n)
+    cap = parse_count(max_games, "--max-games")
+    info = get_game(game)
+    players = info.check_players(players)
+    if players < 2:
+        raise UserError(f"{info.name} is a solo game: it has no seat advantage to measure")
+    if not 0 < margin < 0.5:
+        raise UserError(f"--margin must be between 0 and 0.5, not {margin}")
+    rules_obj = build_rules(info, preset, rules_file, rule)
+    policies = info.seat_policies(policy, players)
+    _check_csv_out(out)
+    alpha_rho = None
+    if precision is not None:
+        if not 0 < precision < 0.5:
+            raise UserError(f"--precision must be between 0 and 0.5, not {precision}")
+        alpha = 0.05
+        rho = sequential.tuned_rho((z95() * 0.5 / precision) ** 2, alpha)
+        needed = sequential.games_for(precision, alpha, rho)
+        if needed > cap:
+            raise UserError(f"--precision {precision} needs about {needed:,} games, more than "
+                            f"--max-games {cap:,}")
+        n_games = max(n_games, needed)
+        alpha_rho = (alpha, rho)
+    results = simulate.run(info, n_games, rules=rules_obj, policies=policies, players=players,
+                           seed=seed, workers=workers, progress=progress_flag(quiet))
+    if results.meta["interrupted"]:
+        typer.echo(f"interrupted: analysing the {results.meta['games']:,} games that finished",
+                   err=True)
+    answer = seat_analysis.seat_advantage(
+        results.frame, players, margin=margin, views=info.extra.get("seat_views"),
+        sequential_alpha_rho=alpha_rho, same_policy=len(set(policies)) == 1, meta=results.meta)
+    if out is not None:
+        from simulate.results import atomic_write_text
+
+        atomic_write_text(out, answer.to_csv())
+        typer.echo(f"wrote {out}", err=True)
+    if fmt == "json":
+        echo(json.dumps(answer.to_json(), indent=2, default=float))
+    elif fmt == "csv":
+        echo(answer.to_csv().rstrip("\n"))
+    else:
+        if precision is not None:
+            echo(f"--precision {precision}: {n_games:,} games give the first player's share an "
+                 f"anytime-valid 95% interval of at most ±{precision}")
+        echo(answer.render_text())
+
+
+def z95() -> float:
+    from analyses.stats import z_value
+
+    return z_value(0.95)
+
+
+def _check_csv_out(out: Path | None) -> None:
+    if out is None:
+        return
+    if out.suffix.lower() != ".csv":
+        raise UserError(f"--out '{out}' must end in .csv")
+    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+        raise UserError(f"--out '{out}': folder '{out.parent}' does not exist")
 
 
 # ---------------------------------------------------------------- report
