@@ -1,0 +1,1162 @@
+"""Rum Runner, the Numba fast path: the same games as ``reference.py``, draw for draw.
+
+This module owns the flat-state engine. A whole game lives in ONE int64 buffer
+of ``S_SIZE`` slots at the named offsets ``S_*`` below (the rules vector and a
+rank-points table derived from it sit in the same buffer), and small ``@njit``
+functions each do one rule step (deal, sail, land, collect, replenish, draw,
+flip, end check, score) or one policy decision; a turn function per policy
+strings them together. Because the state is one flat buffer, the rollout policy
+copies it into a preallocated buffer, re-deals the hidden cards there and plays
+the copy out with greedy, without touching the game.
+
+The steps receive the buffer as a typed pointer (``int64*``, indexed like the
+array) rather than as an array: an array argument costs seven machine words and
+an atomic NRT incref/decref at every call between non-inlined functions, which
+took most of a game's time. ``_play_many`` owns the buffers (one arena per
+prange block, allocated once per block) and keeps them alive while its games run.
+
+Replay contract (see ``reference.py``): the world stream makes the deal,
+``start_end=random``, replenishment and reshuffle shuffles; the policy stream
+makes the random policy's choices and, for the rollout policy, its re-deals
+and every random draw of its imagined games. Option lists, tie-breaks and the
+float arithmetic of greedy's gains follow ``policies.py`` exactly.
+
+Card ids are ``(rank - 2) * 4 + suit`` (``cards.py``): movement cards 0..15,
+rum cards 16..35, ports 36..51. The hand is one suit bitmask per value 2..5
+(the lowest-suit copy is the lowest set bit); the collection is a 36-bit mask
+plus suit counts and (additive scoring) running rank points.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import get_num_threads, njit, prange, types
+from numba.extending import intrinsic
+
+from engines._rng import POLICY, WORLD, rng_below, rng_seed, rng_shuffle
+from engines.rum_runner.rules import (
+    R_CLOSED_EFFECT,
+    R_COMBINED,
+    R_COUNT_CLOSED,
+    R_DRAW_COUNT,
+    R_DRAW_FORBID_SHORT,
+    R_EDGES,
+    R_END_ON_STRANDED,
+    R_EXCLUSIVE,
+    R_EXHAUSTED_TAKE,
+    R_FLIP_AFTER_DRAW,
+    R_FLIP_ON_PASS,
+    R_HAND_SCORES,
+    R_MAX_TURNS,
+    R_PAIR_ALL,
+    R_REPLENISH_AMOUNT,
+    R_REPLENISH_INCLUDES,
+    R_RESHUFFLE,
+    R_SIZE,
+    R_START_END,
+    R_STOP_AT_END,
+    R_SUIT_SET_VALUE,
+    R_UPPER_INCLUSIVE,
+    R_WIN_THRESHOLD,
+    R_WRAP,
+)
+
+N_PORTS = 16
+N_COLUMNS = 14  # engines.rum_runner.COLUMNS
+CYCLE = 2 * (N_PORTS - 1)  # spec §4.1
+RIGHT = 1
+LEFT = -1
+
+# ---------------------------------------------------------------- the flat state
+S_PORT_PILE = 0        # 16: rum pile (0 6s, 1 8s, 2 10s, 3 7/9s) paid by the port at each position
+S_FACE_UP = 16         # bitmask of open ports
+S_BOAT = 17            # boat position 0..15
+S_HEADING = 18         # RIGHT (+1) or LEFT (-1)
+S_DECK_HEAD = 19       # live deck = S_DECK[head : head + n], top first
+S_DECK_N = 20
+S_DECK = 21            # 16 card ids
+S_DECK_BATCH = 37      # 16: the batch each deck card arrived with (parallel to S_DECK)
+S_BATCHES = 53         # batches made so far (replenishments + reshuffles)
+S_HAND = 54            # 4: suit bitmask of the hand's cards of value 2, 3, 4, 5
+S_HAND_N = 58
+S_DISC_N = 59
+S_DISC = 60            # 16: discard pile, oldest first
+S_PILE_TOP = 76        # 4: index of each rum pile's top card within its slots
+S_PILE_END = 80        # 4: one past each pile's last card
+S_PILE = 84            # 4 x 8: the piles' cards, top first (pile p at S_PILE + 8 p)
+S_COLL = 116           # bitmask of collected card ids (0..35)
+S_COLL_N = 117
+S_COLL_MOVE = 118      # movement cards in the collection
+S_SUIT_N = 119         # 4: collected cards per suit
+S_BASE = 123           # rank points of the collection (additive mode, kept incrementally)
+S_SCORE = 124          # score of the collection now (both modes)
+S_TURN = 125
+S_END = 126            # -1 while playing, then 0 normal / 1 stranded / 2 capped
+S_STEPS_TURN = 127
+S_CARDS_TURN = 128
+S_LANDINGS = 129
+S_REPLEN = 130
+S_EXHAUSTED = 131
+S_DRAWS = 132
+S_PILE_PORTS = 133     # 4: bitmask of the ports that pay from each pile (fixed by the deal)
+S_RULES = 137          # R_SIZE: the rules vector (Rules.encode()), read as s[S_RULES + R_*]
+S_RANK_POINTS = S_RULES + R_SIZE  # 9 x 5: rank_points(rank, n) for rank 2..10, n 0..4 (from rules)
+S_SIZE = S_RANK_POINTS + 45
+# Under suit_set_mode=exclusive the state array is 2 * DP_STATES slots longer: scratch for the
+# scoring DP (never copied, never part of the game).
+S_SCRATCH = S_SIZE
+
+# action kinds
+A_DRAW = 0
+A_PLAY = 1
+A_PASS = 2
+
+# rollout decisions
+D_START = 0
+D_ACTION = 1
+D_CONTINUE = 2
+D_FLIP = 3
+
+# the option buffer of the rollout policy: kinds, values, counts, totals
+MAX_OPTIONS = 32
+O_KIND = 0
+O_VALUE = MAX_OPTIONS
+O_COUNT = 2 * MAX_OPTIONS
+O_TOTAL = 3 * MAX_OPTIONS
+O_SIZE = 4 * MAX_OPTIONS
+
+EXHAUSTED_CARD_VALUE = 3.5     # policies.EXHAUSTED_CARD_VALUE
+ROLLOUT_THRESHOLD = 2.0        # the rollout's base is GreedyPolicy() with default parameters
+ROLLOUT_WEIGHT = 1.0
+DP_STATES = 10 ** 4            # (most suit sets + 1) ** 4, at most 10 ** 4 (9 sets)
+NEG = -(1 << 60)
+
+
+# ================================================================ bits
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """Number of set bits (LLVM ctpop: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
+@intrinsic
+def _ctz(typingctx, x):
+    """Index of the lowest set bit (LLVM cttz; x must not be 0)."""
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return x(x), codegen
+
+
+@njit(cache=True, inline="always")
+def _low_index4(low):
+    """Index of a single set bit of a 4-bit value (1, 2, 4, 8 -> 0, 1, 2, 3)."""
+    return (low >> 1) - (low >> 3)
+
+
+@njit(cache=True, inline="always")
+def _nth_bit(mask, n):
+    """Index of the n-th (0-based, ascending) set bit of a 16-bit ``mask``.
+
+    Binary search on popcounts with selects instead of a bit-by-bit loop, whose
+    unpredictable exit cost a fifth of a random game.
+    """
+    pos = 0
+    for width in (8, 4, 2, 1):
+        c = _popcount(mask & ((1 << width) - 1))
+        up = n >= c
+        n = n - c if up else n
+        mask = mask >> width if up else mask
+        pos = pos + width if up else pos
+    return pos
+
+
+# ================================================================ scoring (spec §5.2)
+
+
+@njit(cache=True, inline="always")
+def rank_points(rank, n, pair_all):
+    """scoring.rank_points."""
+    if n <= 0:
+        return 0
+    if rank <= 5:
+        return rank * n
+    if rank == 6 or rank == 8 or rank == 10:
+        if pair_all:
+            return n * rank if n >= 2 else n * (rank // 2)
+        return (n // 2) * 2 * rank + (n % 2) * (rank // 2)
+    if rank == 7 or rank == 9:
+        if pair_all:
+            return n * 2 * rank if n >= 2 else 0
+        return (n // 2) * 4 * rank
+    return 0
+
+
+@njit(cache=True)
+def exclusive_score(s, mask):
+    """scoring._exclusive_score of the collection ``mask``: the same DP over (cards of each suit
+    put into sets so far), every subset of each rank's cards tried; the best value whose four
+    suits put the same number j of cards into sets, plus j sets. Scratch: s[S_SCRATCH:].
+    """
+    pair_all = s[S_RULES + R_PAIR_ALL]
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    for rank in range(2, 11):
+        sm = (mask >> ((rank - 2) * 4)) & 15
+        c0 += sm & 1
+        c1 += (sm >> 1) & 1
+        c2 += (sm >> 2) & 1
+        c3 += (sm >> 3) & 1
+    m = min(min(c0, c1), min(c2, c3))
+    if m == 0:
+        total = 0
+        for rank in range(2, 11):
+            total += rank_points(rank, _popcount((mask >> ((rank - 2) * 4)) & 15), pair_all)
+        return total
+    d = m + 1
+    nst = d * d * d * d
+    cur = S_SCRATCH
+    nxt = S_SCRATCH + DP_STATES
+    for i in range(nst):
+        s[cur + i] = NEG
+    s[cur] = 0
+    for rank in range(2, 11):
+        sm = (mask >> ((rank - 2) * 4)) & 15
+        if sm == 0:
+            continue
+        nb = _popcount(sm)
+        for i in range(nst):
+            s[nxt + i] = NEG
+        for st in range(nst):
+            value = s[cur + st]
+            if value == NEG:
+                continue
+            u0 = st % d
+            u1 = (st // d) % d
+            u2 = (st // (d * d)) % d
+            u3 = st // (d * d * d)
+            sub = sm
+            while True:  # every subset of the rank's suits, sm down to 0
+                v0 = u0 + (sub & 1)
+                v1 = u1 + ((sub >> 1) & 1)
+                v2 = u2 + ((sub >> 2) & 1)
+                v3 = u3 + ((sub >> 3) & 1)
+                if v0 <= m and v1 <= m and v2 <= m and v3 <= m:
+                    total = value + rank_points(rank, nb - _popcount(sub), pair_all)
+                    key = nxt + v0 + d * (v1 + d * (v2 + d * v3))
+                    if total > s[key]:
+                        s[key] = total
+                if sub == 0:
+                    break
+                sub = (sub - 1) & sm
+        cur, nxt = nxt, cur
+    best = NEG
+    step = 1 + d + d * d + d * d * d
+    for j in range(d):
+        value = s[cur + j * step]
+        if value != NEG:
+            total = value + s[S_RULES + R_SUIT_SET_VALUE] * j
+            if total > best:
+                best = total
+    return best
+
+
+@njit(cache=True)
+def add_card(s, c):
+    """Put card ``c`` (id 0..35) into the collection (call refresh_score after)."""
+    rank = (c >> 2) + 2
+    suit = c & 3
+    mask = s[S_COLL]
+    before = _popcount((mask >> (c & ~3)) & 15)
+    s[S_COLL] = mask | (1 << c)
+    row = S_RANK_POINTS + (rank - 2) * 5 + before
+    s[S_BASE] += s[row + 1] - s[row]
+    s[S_SUIT_N + suit] += 1
+    s[S_COLL_N] += 1
+    if rank <= 5:
+        s[S_COLL_MOVE] += 1
+
+
+@njit(cache=True, inline="always")
+def _min_suits(s):
+    return min(min(s[S_SUIT_N], s[S_SUIT_N + 1]), min(s[S_SUIT_N + 2], s[S_SUIT_N + 3]))
+
+
+@njit(cache=True)
+def refresh_score(s):
+    if s[S_RULES + R_EXCLUSIVE]:
+        s[S_SCORE] = exclusive_score(s, s[S_COLL])
+    else:
+        s[S_SCORE] = s[S_BASE] + s[S_RULES + R_SUIT_SET_VALUE] * _min_suits(s)
+
+
+@njit(cache=True)
+def score_plus(s, c):
+    """Score of the collection with card ``c`` added (the collection is not changed)."""
+    if s[S_RULES + R_EXCLUSIVE]:
+        return exclusive_score(s, s[S_COLL] | (1 << c))
+    suit = c & 3
+    before = _popcount((s[S_COLL] >> (c & ~3)) & 15)
+    row = S_RANK_POINTS + (c >> 2) * 5 + before
+    base = s[S_BASE] + s[row + 1] - s[row]
+    n0 = s[S_SUIT_N] + (suit == 0)
+    n1 = s[S_SUIT_N + 1] + (suit == 1)
+    n2 = s[S_SUIT_N + 2] + (suit == 2)
+    n3 = s[S_SUIT_N + 3] + (suit == 3)
+    return base + s[S_RULES + R_SUIT_SET_VALUE] * min(min(n0, n1), min(n2, n3))
+
+
+# ================================================================ setup (spec §3)
+
+
+@njit(cache=True)
+def deal(s, wr):
+    """Steps 1-4 and 6: shuffle ports, movement deck, then the 6s, 8s, 10s and 7/9 piles."""
+    for i in range(S_RULES):
+        s[i] = 0
+    for i in range(16):                      # ports J..A, ascending (rank, suit)
+        s[S_PORT_PILE + i] = 36 + i
+    rng_shuffle(wr, s, S_PORT_PILE, 16)
+    for i in range(16):
+        p = (s[S_PORT_PILE + i] >> 2) + 2 - 11
+        s[S_PORT_PILE + i] = p
+        s[S_PILE_PORTS + p] |= 1 << i
+    for i in range(16):                      # movement cards 2..5
+        s[S_DECK + i] = i
+    rng_shuffle(wr, s, S_DECK, 16)
+    for p in range(3):                       # 6s (16..19), 8s (24..27), 10s (32..35)
+        first = 16 + 8 * p
+        for i in range(4):
+            s[S_PILE + 8 * p + i] = first + i
+        rng_shuffle(wr, s, S_PILE + 8 * p, 4)
+        s[S_PILE_END + p] = 4
+    for i in range(4):                       # 7s then 9s
+        s[S_PILE + 24 + i] = 20 + i
+        s[S_PILE + 28 + i] = 28 + i
+    rng_shuffle(wr, s, S_PILE + 24, 8)
+    s[S_PILE_END + 3] = 8
+    for i in range(3):                       # the hand: the deck's top 3
+        c = s[S_DECK + i]
+        s[S_HAND + (c >> 2)] |= 1 << (c & 3)
+    s[S_HAND_N] = 3
+    s[S_DECK_HEAD] = 3
+    s[S_DECK_N] = 13
+    s[S_FACE_UP] = (1 << N_PORTS) - 1
+    s[S_BOAT] = 0
+    s[S_HEADING] = RIGHT
+    s[S_END] = -1
+
+
+@njit(cache=True, inline="always")
+def place_boat(s, left):
+    if left:
+        s[S_BOAT] = 0
+        s[S_HEADING] = RIGHT
+    else:
+        s[S_BOAT] = N_PORTS - 1
+        s[S_HEADING] = LEFT
+
+
+# ================================================================ movement (spec §4.1, §7)
+
+
+@njit(cache=True)
+def _nothing_ahead(cc, fu, pos, h):
+    if cc:
+        q = pos + h
+        return not (0 <= q < N_PORTS)
+    i = pos + h
+    while 0 <= i < N_PORTS:
+        if (fu >> i) & 1:
+            return False
+        i += h
+    return True
+
+
+@njit(cache=True)
+def _next_space(cc, wrap, fu, pos, h):
+    if cc:
+        return (pos + h + N_PORTS) % N_PORTS
+    for k in range(1, N_PORTS):
+        q = pos + h * k
+        i = (q + 2 * N_PORTS) % N_PORTS
+        if wrap or 0 <= q < N_PORTS:
+            if (fu >> i) & 1:
+                return i
+    return pos
+
+
+@njit(cache=True)
+def course(s, fu, pos, h, steps):
+    """reference.course: (port, heading) after sailing ``steps`` spaces."""
+    wrap = s[S_RULES + R_WRAP]
+    cc = s[S_RULES + R_COUNT_CLOSED]
+    if cc and not wrap and not s[S_RULES + R_STOP_AT_END]:
+        # closed form (spec §4.1): the unfolded coordinate u on a cycle of C = 30
+        # (u = 30 for "at 0 heading left" is the same point as u = 0)
+        u = (pos if h > 0 else CYCLE - pos) + steps
+        while u >= CYCLE:
+            u -= CYCLE
+        return (u if u < N_PORTS else CYCLE - u), (RIGHT if u < N_PORTS - 1 else LEFT)
+    stop = s[S_RULES + R_STOP_AT_END]
+    for _ in range(steps):
+        if wrap:
+            pos = _next_space(cc, wrap, fu, pos, h)
+            continue
+        if _nothing_ahead(cc, fu, pos, h):
+            if stop:
+                break
+            if _nothing_ahead(cc, fu, pos, -h):
+                break  # no other open port anywhere: the boat stays
+            h = -h
+        pos = _next_space(cc, wrap, fu, pos, h)
+    if not wrap:
+        if pos == 0:
+            h = RIGHT
+        elif pos == N_PORTS - 1:
+            h = LEFT
+        elif _nothing_ahead(cc, fu, pos, h) and not _nothing_ahead(cc, fu, pos, -h):
+            h = -h
+    return pos, h
+
+
+@njit(cache=True, inline="always")
+def sail(s, steps):
+    pos, h = course(s, s[S_FACE_UP], s[S_BOAT], s[S_HEADING], steps)
+    s[S_BOAT] = pos
+    s[S_HEADING] = h
+
+
+# ================================================================ deck and discard
+
+
+@njit(cache=True)
+def push_deck(s, c, batch):
+    """Put card ``c`` under the bottom of the movement deck."""
+    h = s[S_DECK_HEAD]
+    n = s[S_DECK_N]
+    if h + n >= 16:
+        for i in range(n):
+            s[S_DECK + i] = s[S_DECK + h + i]
+            s[S_DECK_BATCH + i] = s[S_DECK_BATCH + h + i]
+        h = 0
+        s[S_DECK_HEAD] = 0
+    s[S_DECK + h + n] = c
+    s[S_DECK_BATCH + h + n] = batch
+    s[S_DECK_N] = n + 1
+
+
+@njit(cache=True)
+def take_from_deck(s, wr):
+    """reference.take_from_deck: the top card (-1 if none), reshuffling the discard if allowed."""
+    if s[S_DECK_N] == 0 and s[S_RULES + R_RESHUFFLE] and s[S_DISC_N] > 0:
+        dn = s[S_DISC_N]
+        rng_shuffle(wr, s, S_DISC, dn)
+        s[S_BATCHES] += 1
+        b = s[S_BATCHES]
+        for i in range(dn):
+            s[S_DECK + i] = s[S_DISC + i]
+            s[S_DECK_BATCH + i] = b
+        s[S_DECK_HEAD] = 0
+        s[S_DECK_N] = dn
+        s[S_DISC_N] = 0
+    n = s[S_DECK_N]
+    if n == 0:
+        return -1
+    h = s[S_DECK_HEAD]
+    c = s[S_DECK + h]
+    if n == 1:
+        s[S_DECK_HEAD] = 0
+    else:
+        s[S_DECK_HEAD] = h + 1
+    s[S_DECK_N] = n - 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def can_draw(s):
+    available = s[S_DECK_N]
+    if s[S_RULES + R_RESHUFFLE]:
+        available += s[S_DISC_N]
+    needed = s[S_RULES + R_DRAW_COUNT] if s[S_RULES + R_DRAW_FORBID_SHORT] else 1
+    return available >= needed
+
+
+# ================================================================ landing (spec §4.3)
+
+
+@njit(cache=True)
+def collect(s, wr, port):
+    """reference.collect: the pile's top, or movement cards from the deck if it is exhausted."""
+    p = s[S_PORT_PILE + port]
+    top = s[S_PILE_TOP + p]
+    if top < s[S_PILE_END + p]:
+        add_card(s, s[S_PILE + 8 * p + top])
+        s[S_PILE_TOP + p] = top + 1
+        refresh_score(s)
+        return
+    s[S_EXHAUSTED] += 1
+    took = False
+    for _ in range(s[S_RULES + R_EXHAUSTED_TAKE]):
+        c = take_from_deck(s, wr)
+        if c < 0:
+            break
+        add_card(s, c)
+        took = True
+    if took:
+        refresh_score(s)
+
+
+@njit(cache=True)
+def replenish(s, wr, move_value, just_played):
+    """reference.replenish: shuffle the discard; its first n cards go under the deck."""
+    amount = s[S_RULES + R_REPLENISH_AMOUNT]
+    if amount == 0:
+        wanted = move_value
+    elif amount == 1:
+        wanted = s[S_STEPS_TURN]
+    else:
+        wanted = s[S_CARDS_TURN]
+    dn = s[S_DISC_N]
+    if s[S_RULES + R_REPLENISH_INCLUDES]:
+        pool = dn
+    else:
+        pool = dn - just_played if dn > just_played else 0
+    n = min(wanted, pool)
+    rng_shuffle(wr, s, S_DISC, pool)
+    s[S_BATCHES] += 1
+    b = s[S_BATCHES]
+    for i in range(n):
+        push_deck(s, s[S_DISC + i], b)
+    for i in range(n, dn):  # discard = pool[n:] + kept
+        s[S_DISC + i - n] = s[S_DISC + i]
+    s[S_DISC_N] = dn - n
+
+
+@njit(cache=True)
+def land(s, wr, move_value, just_played):
+    """reference.land."""
+    port = s[S_BOAT]
+    s[S_LANDINGS] += 1
+    if (s[S_FACE_UP] >> port) & 1:
+        collect(s, wr, port)
+        return
+    s[S_REPLEN] += 1
+    effect = s[S_RULES + R_CLOSED_EFFECT]
+    if effect == 1:
+        collect(s, wr, port)
+    if effect != 2:
+        replenish(s, wr, move_value, just_played)
+
+
+# ================================================================ the turn (spec §4.2)
+
+
+@njit(cache=True, inline="always")
+def begin_turn(s):
+    s[S_TURN] += 1
+    s[S_STEPS_TURN] = 0
+    s[S_CARDS_TURN] = 0
+
+
+@njit(cache=True, inline="always")
+def n_hand_values(s):
+    return ((s[S_HAND] != 0) + (s[S_HAND + 1] != 0) + (s[S_HAND + 2] != 0)
+            + (s[S_HAND + 3] != 0))
+
+
+@njit(cache=True, inline="always")
+def n_action_options(s, cd):
+    """len(reference.legal_actions) unless it is [PASS] (then 0)."""
+    n = 1 if cd else 0
+    if s[S_RULES + R_COMBINED]:
+        return n + s[S_HAND_N]
+    return n + n_hand_values(s)
+
+
+@njit(cache=True, inline="always")
+def first_hand_value(s):
+    for v in range(2, 6):
+        if s[S_HAND + v - 2] != 0:
+            return v
+    return 0
+
+
+@njit(cache=True)
+def do_draw(s, wr):
+    """T2."""
+    s[S_DRAWS] += 1
+    for _ in range(s[S_RULES + R_DRAW_COUNT]):
+        c = take_from_deck(s, wr)
+        if c < 0:
+            break
+        s[S_HAND + (c >> 2)] |= 1 << (c & 3)
+        s[S_HAND_N] += 1
+
+
+@njit(cache=True)
+def play_move(s, wr, v, k):
+    """T3 a-c: discard k lowest-suit cards of value v, sail v*k, land."""
+    dn = s[S_DISC_N]
+    m = s[S_HAND + v - 2]
+    for _ in range(k):
+        low = m & -m
+        m ^= low
+        s[S_DISC + dn] = (v - 2) * 4 + _low_index4(low)
+        dn += 1
+    s[S_HAND + v - 2] = m
+    s[S_HAND_N] -= k
+    s[S_DISC_N] = dn
+    steps = v * k
+    s[S_CARDS_TURN] += k
+    s[S_STEPS_TURN] += steps
+    sail(s, steps)
+    land(s, wr, steps, k)
+
+
+@njit(cache=True, inline="always")
+def turn_flips(s, kind):
+    if kind == A_PLAY:
+        return True
+    if kind == A_DRAW:
+        return s[S_RULES + R_FLIP_AFTER_DRAW] != 0
+    return s[S_RULES + R_FLIP_ON_PASS] != 0
+
+
+@njit(cache=True, inline="always")
+def flip_candidates(s):
+    return s[S_FACE_UP] & ~(1 << s[S_BOAT])
+
+
+@njit(cache=True)
+def check_end(s):
+    """T5 a-c, in that order."""
+    fu = s[S_FACE_UP]
+    if fu == 0:
+        s[S_END] = 0
+    elif (s[S_RULES + R_END_ON_STRANDED] and s[S_HAND_N] == 0 and not can_draw(s)
+          and (not s[S_RULES + R_FLIP_ON_PASS] or flip_candidates(s) == 0)):
+        s[S_END] = 1
+    elif s[S_TURN] >= s[S_RULES + R_MAX_TURNS]:
+        s[S_END] = 2
+
+
+@njit(cache=True)
+def finish(s):
+    """End of game: the hand joins the collection if hand_scores; returns the score."""
+    if s[S_RULES + R_HAND_SCORES] and s[S_HAND_N] > 0:
+        for v in range(2, 6):
+            m = s[S_HAND + v - 2]
+            for suit in range(4):
+                if (m >> suit) & 1:
+                    add_card(s, (v - 2) * 4 + suit)
+            s[S_HAND + v - 2] = 0
+        s[S_HAND_N] = 0
+        refresh_score(s)
+    return s[S_SCORE]
+
+
+# ================================================================ greedy (P2)
+
+
+@njit(cache=True)
+def pile_value(s, p):
+    """policies.collect_value of a port paying from pile ``p``: the score gain of the pile's
+    top, or 3.5 a card taken when the pile is exhausted."""
+    top = s[S_PILE_TOP + p]
+    if top < s[S_PILE_END + p]:
+        return float(score_plus(s, s[S_PILE + 8 * p + top]) - s[S_SCORE])
+    return EXHAUSTED_CARD_VALUE * min(s[S_RULES + R_EXHAUSTED_TAKE], s[S_DECK_N])
+
+
+@njit(cache=True, inline="always")
+def collect_value(s, port):
+    """policies.collect_value."""
+    return pile_value(s, s[S_PORT_PILE + port])
+
+
+@njit(cache=True)
+def gain(s, v, k, w, boat, heading):
+    """policies.gain: immediate gain of playing k cards of value v from (boat, heading)."""
+    steps = v * k
+    port, _ = course(s, s[S_FACE_UP], boat, heading, steps)
+    if (s[S_FACE_UP] >> port) & 1:
+        return collect_value(s, port)
+    effect = s[S_RULES + R_CLOSED_EFFECT]
+    if effect == 2:
+        return 0.0
+    amount_rule = s[S_RULES + R_REPLENISH_AMOUNT]
+    if amount_rule == 0:
+        amount = steps
+    elif amount_rule == 1:
+        amount = s[S_STEPS_TURN] + steps
+    else:
+        amount = s[S_CARDS_TURN] + k
+    pool = s[S_DISC_N] + (k if s[S_RULES + R_REPLENISH_INCLUDES] else 0)
+    value_of_replenish = w * min(amount, pool)
+    if effect == 1:
+        return collect_value(s, port) + value_of_replenish
+    return value_of_replenish
+
+
+@njit(cache=True)
+def best_play(s, w, boat, heading):
+    """policies.best_play: max of (gain, v*k, v) over the play options in canonical order."""
+    combined = s[S_RULES + R_COMBINED]
+    bv = 0
+    bk = 0
+    bg = 0.0
+    for v in range(2, 6):
+        m = s[S_HAND + v - 2]
+        if m == 0:
+            continue
+        top_k = _popcount(m) if combined else 1
+        for k in range(1, top_k + 1):
+            g = gain(s, v, k, w, boat, heading)
+            if bv == 0 or g > bg or (g == bg and (v * k > bv * bk
+                                                  or (v * k == bv * bk and v > bv))):
+                bv = v
+                bk = k
+                bg = g
+    return bv, bk, bg
+
+
+@njit(cache=True)
+def greedy_start(s, w):
+    """D1: True for the left end."""
+    _, _, left = best_play(s, w, 0, RIGHT)
+    _, _, right = best_play(s, w, N_PORTS - 1, LEFT)
+    return not (right > left)
+
+
+@njit(cache=True)
+def greedy_flip(s, cand):
+    """D4: the candidate port with the smallest (collect_value, index).
+
+    A port's value depends only on its pile, so each pile with a candidate is
+    valued once and stands for its lowest-index candidate.
+    """
+    best = -1
+    best_value = 0.0
+    for p in range(4):
+        ports = cand & s[S_PILE_PORTS + p]
+        if ports != 0:
+            value = pile_value(s, p)
+            i = _ctz(ports)
+            if best < 0 or value < best_value or (value == best_value and i < best):
+                best = i
+                best_value = value
+    return best
+
+
+@njit(cache=True)
+def greedy_play_cards(s, wr, v, k, w):
+    """reference.play_cards with greedy's D3: continue iff gain(v) > 0."""
+    play_move(s, wr, v, k)
+    if s[S_RULES + R_COMBINED]:
+        return
+    while s[S_HAND + v - 2] != 0 and gain(s, v, 1, w, s[S_BOAT], s[S_HEADING]) > 0:
+        play_move(s, wr, v, 1)
+
+
+@njit(cache=True)
+def greedy_end_turn(s, kind):
+    """reference.end_turn with greedy's D4."""
+    if turn_flips(s, kind):
+        cand = flip_candidates(s)
+        if cand != 0:
+            if cand & (cand - 1) == 0:
+                port = _ctz(cand)
+            else:
+                port = greedy_flip(s, cand)
+            s[S_FACE_UP] &= ~(1 << port)
+    check_end(s)
+
+
+@njit(cache=True)
+def greedy_turn(s, wr, threshold, w):
+    """One whole turn (T0-T5) played by greedy; ``wr`` makes the turn's random draws."""
+    begin_turn(s)
+    cd = can_draw(s)
+    n_opt = n_action_options(s, cd)
+    kind = A_PASS
+    v = 0
+    k = 1
+    if n_opt == 1:
+        if cd:
+            kind = A_DRAW
+        else:
+            kind = A_PLAY
+            v = first_hand_value(s)
+    elif n_opt > 1:
+        if s[S_HAND_N] == 0:
+            kind = A_DRAW
+        else:
+            v, k, g = best_play(s, w, s[S_BOAT], s[S_HEADING])
+            kind = A_PLAY if (g >= threshold or not cd) else A_DRAW
+    if kind == A_DRAW:
+        do_draw(s, wr)
+    elif kind == A_PLAY:
+        greedy_play_cards(s, wr, v, k, w)
+    greedy_end_turn(s, kind)
+
+
+@njit(cache=True)
+def greedy_play_out(s, wr, threshold, w):
+    while s[S_END] < 0:
+        greedy_turn(s, wr, threshold, w)
+
+
+# ================================================================ random (P1)
+
+
+@njit(cache=True)
+def random_turn(s, wr, pr):
+    """One whole turn played by the random policy (its choices from ``pr``)."""
+    begin_turn(s)
+    cd = can_draw(s)
+    n_opt = n_action_options(s, cd)
+    kind = A_PASS
+    v = 0
+    k = 1
+    if n_opt == 1:
+        if cd:
+            kind = A_DRAW
+        else:
+            kind = A_PLAY
+            v = first_hand_value(s)
+    elif n_opt > 1:
+        d = 1 if cd else 0
+        n_classes = d + n_hand_values(s)
+        pick = rng_below(pr, n_classes) if n_classes > 1 else 0
+        if pick < d:
+            kind = A_DRAW
+        else:
+            kind = A_PLAY
+            pick -= d
+            for value in range(2, 6):
+                if s[S_HAND + value - 2] != 0:
+                    if pick == 0:
+                        v = value
+                        break
+                    pick -= 1
+            if s[S_RULES + R_COMBINED]:
+                held = _popcount(s[S_HAND + v - 2])
+                k = 1 + rng_below(pr, held) if held > 1 else 1
+    if kind == A_DRAW:
+        do_draw(s, wr)
+    elif kind == A_PLAY:
+        play_move(s, wr, v, k)
+        if not s[S_RULES + R_COMBINED]:
+            while s[S_HAND + v - 2] != 0 and rng_below(pr, 2) == 0:
+                play_move(s, wr, v, 1)
+    if turn_flips(s, kind):
+        cand = flip_candidates(s)
+        if cand != 0:
+            n = _popcount(cand)
+            port = _nth_bit(cand, rng_below(pr, n) if n > 1 else 0)
+            s[S_FACE_UP] &= ~(1 << port)
+    check_end(s)
+
+
+@njit(cache=True)
+def random_play_out(s, wr, pr):
+    while s[S_END] < 0:
+        random_turn(s, wr, pr)
+
+
+# ================================================================ rollout (P3)
+
+
+@njit(cache=True, inline="always")
+def _sort(a, lo, n):
+    """Insertion sort of a[lo:lo+n] (card ids, so (rank, suit) order)."""
+    for i in range(lo + 1, lo + n):
+        x = a[i]
+        j = i - 1
+        while j >= lo and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+@njit(cache=True)
+def redeal_hidden(s, pr):
+    """policies.redeal_hidden: the deck shuffled within each batch, each pile below its top;
+    every part is put in card order first, so the re-deal never depends on the true order."""
+    h = s[S_DECK_HEAD]
+    n = s[S_DECK_N]
+    start = 0
+    while start < n:
+        end = start
+        b = s[S_DECK_BATCH + h + start]
+        while end < n and s[S_DECK_BATCH + h + end] == b:
+            end += 1
+        _sort(s, S_DECK + h + start, end - start)
+        rng_shuffle(pr, s, S_DECK + h + start, end - start)
+        start = end
+    for p in range(4):
+        top = s[S_PILE_TOP + p]
+        size = s[S_PILE_END + p] - top
+        if size > 1:
+            _sort(s, S_PILE + 8 * p + top + 1, size - 1)
+            rng_shuffle(pr, s, S_PILE + 8 * p + top + 1, size - 1)
+
+
+@njit(cache=True)
+def _rollout_apply(sim, pr, what, i, opt, value, cand_mask):
+    if what == D_START:
+        place_boat(sim, i == 0)
+    elif what == D_ACTION:
+        kind = opt[O_KIND + i]
+        if kind == A_DRAW:
+            do_draw(sim, pr)
+        else:
+            greedy_play_cards(sim, pr, opt[O_VALUE + i], opt[O_COUNT + i], ROLLOUT_WEIGHT)
+        greedy_end_turn(sim, kind)
+    elif what == D_CONTINUE:
+        if i == 0:
+            greedy_play_cards(sim, pr, value, 1, ROLLOUT_WEIGHT)
+        greedy_end_turn(sim, A_PLAY)
+    else:
+        sim[S_FACE_UP] &= ~(1 << _nth_bit(cand_mask, i))
+        check_end(sim)
+
+
+@njit(cache=True, inline="always")
+def copy_state(dst, src):
+    for i in range(S_SIZE):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
+def rollout_best(s, pr, samples, what, n_opt, opt, value, cand_mask, dealt, sim):
+    """RolloutPolicy._best: the option with the highest total over the samples; first wins ties."""
+    for i in range(n_opt):
+        opt[O_TOTAL + i] = 0
+    for _ in range(samples):
+        copy_state(dealt, s)
+        redeal_hidden(dealt, pr)
+        for i in range(n_opt):
+            copy_state(sim, dealt)
+            _rollout_apply(sim, pr, what, i, opt, value, cand_mask)
+            greedy_play_out(sim, pr, ROLLOUT_THRESHOLD, ROLLOUT_WEIGHT)
+            opt[O_TOTAL + i] += finish(sim)
+    best = 0
+    for i in range(1, n_opt):
+        if opt[O_TOTAL + i] > opt[O_TOTAL + best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def rollout_turn(s, wr, pr, samples, opt, dealt, sim):
+    """One whole turn played by the rollout policy."""
+    begin_turn(s)
+    cd = can_draw(s)
+    n_opt = n_action_options(s, cd)
+    kind = A_PASS
+    v = 0
+    k = 1
+    if n_opt == 1:
+        if cd:
+            kind = A_DRAW
+        else:
+            kind = A_PLAY
+            v = first_hand_value(s)
+    elif n_opt > 1:
+        n = 0
+        if cd:
+            opt[O_KIND] = A_DRAW
+            n = 1
+        for value in range(2, 6):
+            m = s[S_HAND + value - 2]
+            if m == 0:
+                continue
+            top_k = _popcount(m) if s[S_RULES + R_COMBINED] else 1
+            for count in range(1, top_k + 1):
+                opt[O_KIND + n] = A_PLAY
+                opt[O_VALUE + n] = value
+                opt[O_COUNT + n] = count
+                n += 1
+        i = rollout_best(s, pr, samples, D_ACTION, n, opt, 0, 0, dealt, sim)
+        kind = opt[O_KIND + i]
+        v = opt[O_VALUE + i]
+        k = opt[O_COUNT + i]
+    if kind == A_DRAW:
+        do_draw(s, wr)
+    elif kind == A_PLAY:
+        play_move(s, wr, v, k)
+        if not s[S_RULES + R_COMBINED]:
+            while s[S_HAND + v - 2] != 0:
+                if rollout_best(s, pr, samples, D_CONTINUE, 2, opt, v, 0, dealt, sim) != 0:
+                    break
+                play_move(s, wr, v, 1)
+    if turn_flips(s, kind):
+        cand = flip_candidates(s)
+        if cand != 0:
+            n = _popcount(cand)
+            if n == 1:
+                port = _ctz(cand)
+            else:
+                port = _nth_bit(cand, rollout_best(s, pr, samples, D_FLIP, n, opt, 0, cand,
+                                                   dealt, sim))
+            s[S_FACE_UP] &= ~(1 << port)
+    check_end(s)
+
+
+# ================================================================ one game, many games
+
+
+@njit(cache=True)
+def play_one(s, seed, game, code, param1, param2, wr, pr, opt, dealt, sim, out, at):
+    """Game ``game`` of ``seed`` played in the state buffer ``s``; its outcome row goes to
+    out[at:at + 14].
+
+    ``code, param1, param2`` is Policy.encode()[:3]; ``wr``/``pr`` are the world and policy
+    generator states, ``opt``, ``dealt`` and ``sim`` the rollout policy's buffers.
+    """
+    rng_seed(wr, seed, game, WORLD)
+    rng_seed(pr, seed, game, POLICY)
+    deal(s, wr)
+    start_end = s[S_RULES + R_START_END]
+    if start_end == 0:           # D1
+        if code == 0:
+            left = rng_below(pr, 2) == 0
+        elif code == 1:
+            left = greedy_start(s, param2)
+        else:
+            left = rollout_best(s, pr, int(param1), D_START, 2, opt, 0, 0,
+                                dealt, sim) == 0
+    elif start_end == 3:
+        left = rng_below(wr, 2) == 0
+    else:
+        left = start_end == 1
+    place_boat(s, left)
+    if code == 0:
+        random_play_out(s, wr, pr)
+    elif code == 1:
+        greedy_play_out(s, wr, param1, param2)
+    else:
+        samples = int(param1)
+        while s[S_END] < 0:
+            rollout_turn(s, wr, pr, samples, opt, dealt, sim)
+    final = finish(s)
+    band = 0
+    for e in range(5):
+        edge = s[S_RULES + R_EDGES + e]
+        if (final > edge) if s[S_RULES + R_UPPER_INCLUSIVE] else (final >= edge):
+            band += 1
+    out[at + 0] = game
+    out[at + 1] = 1
+    out[at + 2] = final
+    out[at + 3] = 1.0 if final >= s[S_RULES + R_WIN_THRESHOLD] else 0.0
+    out[at + 4] = band
+    out[at + 5] = s[S_TURN]
+    out[at + 6] = s[S_END]
+    out[at + 7] = s[S_COLL_N]
+    out[at + 8] = s[S_COLL_N] - s[S_COLL_MOVE]
+    out[at + 9] = s[S_COLL_MOVE]
+    out[at + 10] = s[S_LANDINGS]
+    out[at + 11] = s[S_REPLEN]
+    out[at + 12] = s[S_EXHAUSTED]
+    out[at + 13] = s[S_DRAWS]
+
+
+@intrinsic
+def _ptr(typingctx, arr):
+    """The data pointer of a contiguous array, typed (int64*, uint64*, float64*)."""
+    def codegen(context, builder, signature, args):
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+    return types.CPointer(arr.dtype)(arr), codegen
+
+
+# The rule steps get the state as a typed pointer into its int64 buffer, not as an
+# array: an array argument is seven machine words plus an NRT incref/decref (atomic)
+# at every call between non-inlined functions, which cost more than the game itself.
+# The owning arrays stay alive in _play_many until all of a block's games are played.
+
+
+@njit(cache=True)
+def init_rules(s, rules):
+    """Write the rules vector and the rank-points table they imply into a state buffer."""
+    for i in range(R_SIZE):
+        s[S_RULES + i] = rules[i]
+    for rank in range(2, 11):
+        for n in range(5):
+            s[S_RANK_POINTS + (rank - 2) * 5 + n] = rank_points(rank, n, rules[R_PAIR_ALL])
+
+
+# Each block's buffers live in one arena with PAD slots (one page) between and around
+# them, so no two threads ever write to the same cache line.
+PAD = 512
+
+
+@njit(cache=True, parallel=True)
+def _play_many(rules, policy, seed, first_game, n_games, n_blocks, out):
+    size = S_SIZE + (2 * DP_STATES if rules[R_EXCLUSIVE] else 0)
+    code = int(policy[0])
+    param1 = policy[1]
+    param2 = policy[2]
+    for b in prange(n_blocks):
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
+        # the block's work buffers, allocated once for all its games
+        arena = np.zeros(4 * PAD + 3 * size + O_SIZE, dtype=np.int64)
+        rng_buf = np.zeros(3 * PAD, dtype=np.uint64)
+        s_at = PAD
+        dealt_at = s_at + size + PAD
+        sim_at = dealt_at + size
+        opt_at = sim_at + size + PAD
+        init_rules(arena[s_at:], rules)
+        s = _ptr(arena[s_at:])
+        dealt = _ptr(arena[dealt_at:])
+        sim = _ptr(arena[sim_at:])
+        opt = _ptr(arena[opt_at:])
+        wr = _ptr(rng_buf[PAD:])
+        pr = _ptr(rng_buf[2 * PAD:])
+        res = _ptr(out)  # once per block: a view per game would incref the shared array
+        for j in range(lo, hi):
+            play_one(s, seed, np.uint64(first_game + j), code, param1, param2, wr, pr, opt,
+                     dealt, sim, res, j * N_COLUMNS)
+        # last uses of the owners: the pointers above are valid until here
+        arena[0] = 0
+        rng_buf[0] = 0
+
+
+@njit(cache=True)
+def score_cards(rules, cards):
+    """Scores after adding each of ``cards`` (ids 0..35) to an empty collection, through the
+    fast path's own scoring (incremental add_card + refresh_score). For tests; not hot."""
+    buf = np.zeros(S_SIZE + 2 * DP_STATES, dtype=np.int64)
+    init_rules(buf, rules)
+    s = _ptr(buf)
+    scores = np.zeros(len(cards), dtype=np.int64)
+    for i in range(len(cards)):
+        predicted = score_plus(s, cards[i])
+        add_card(s, cards[i])
+        refresh_score(s)
+        scores[i] = s[S_SCORE] if predicted == s[S_SCORE] else -(1 << 40)
+    buf[0] = 0  # the buffer outlives the pointer
+    return scores
+
+
+def play_many(rules, policy, seed: int, first_game: int, n_games: int) -> np.ndarray:
+    """Games first_game .. first_game + n_games - 1 of ``seed``: float64[n_games, 14] outcome rows.
+
+    Columns as ``engines.rum_runner.COLUMNS``; each game is seeded from (seed, game) alone,
+    so the rows do not depend on how the games are split into calls or threads.
+    """
+    out = np.empty((int(n_games), N_COLUMNS), dtype=np.float64)
+    if n_games > 0:
+        # Blocks only share out the work; each game's row depends on (seed, game) alone.
+        n_blocks = min(int(n_games), 8 * get_num_threads())
+        _play_many(rules.encode(), policy.encode(), np.uint64(int(seed) & ((1 << 64) - 1)),
+                   np.int64(first_game), np.int64(n_games), np.int64(n_blocks), out)
+    return out

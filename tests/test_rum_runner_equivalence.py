@@ -1,0 +1,241 @@
+"""Rum Runner: the Numba fast path (engine.py) replays the reference path (reference.py) exactly.
+
+For the same rules, policy, seed and game index both paths must give the identical
+outcome row, all 14 columns. The games below cover random and greedy on the default
+rules, greedy with other parameters, the ``long`` preset, every rule option at each
+non-default value, and the rollout policy; then the fast path alone must not depend on
+how the games are split into calls or threads.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from engines import get_game
+from engines.rum_runner import COLUMNS, engine, reference
+from engines.rum_runner.cards import Card
+from engines.rum_runner.rules import Rules
+from engines.rum_runner.scoring import score_with_rules
+
+GAME = get_game("rum-runner")
+NAMES = [c.name for c in COLUMNS]
+
+
+def reference_rows(rules: Rules, policy_text: str, seed: int, first: int, n: int) -> np.ndarray:
+    policy = GAME.policy(policy_text)
+    rows = [reference.play(rules, policy, seed, first + j) for j in range(n)]
+    return np.array([[row[name] for name in NAMES] for row in rows], dtype=np.float64)
+
+
+def assert_same(rules: Rules, policy_text: str, seed: int, n: int, first: int = 0) -> None:
+    fast = engine.play_many(rules, GAME.policy(policy_text), seed, first, n)
+    assert fast.shape == (n, len(NAMES)) and fast.dtype == np.float64
+    ref = reference_rows(rules, policy_text, seed, first, n)
+    bad = np.flatnonzero((fast != ref).any(axis=1))
+    if bad.size:
+        j = bad[0]
+        diff = {name: (ref[j, k], fast[j, k]) for k, name in enumerate(NAMES)
+                if ref[j, k] != fast[j, k]}
+        pytest.fail(f"{bad.size} of {n} games differ ({policy_text}, seed {seed}); first is game "
+                    f"{first + j}: column (reference, fast) {diff}")
+
+
+# ---------------------------------------------------------------- default rules, policies
+
+
+def test_random_default_rules():
+    assert_same(Rules(), "random", seed=11, n=1500)
+
+
+def test_greedy_default_rules():
+    assert_same(Rules(), "greedy", seed=12, n=700)
+
+
+@pytest.mark.parametrize("policy", [
+    "greedy:draw_threshold=0",
+    "greedy:draw_threshold=4",
+    "greedy:replenish_weight=0.5",
+    "greedy:draw_threshold=-1:replenish_weight=2.5",
+])
+def test_greedy_parameters(policy):
+    assert_same(Rules(), policy, seed=13, n=150)
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_long_preset(policy):
+    rules = Rules.from_overrides(preset="long")
+    assert not rules.flip_after_draw
+    assert_same(rules, policy, seed=14, n=200)
+
+
+# ---------------------------------------------------------------- every rule option
+
+# Each non-default value of every option of rules.py at least once, plus combinations
+# where options interact (movement when closed ports are skipped, replenishment
+# with a reshuffling deck, exclusive sets with the hand scoring).
+OPTION_CASES = [
+    {"start_end": "left"},
+    {"start_end": "right"},
+    {"start_end": "random"},
+    {"port_topology": "ring"},
+    {"flipped_ports_count_as_spaces": False},
+    {"flipped_ports_count_as_spaces": False, "port_topology": "ring"},
+    {"flipped_ports_count_as_spaces": False, "bounce_mode": "stop_at_end"},
+    {"multi_card_mode": "combined"},
+    {"bounce_mode": "stop_at_end"},
+    {"bounce_mode": "wrap"},
+    {"flipped_port_effect": "replenish_and_collect"},
+    {"flipped_port_effect": "nothing"},
+    {"replenish_amount": "turn_steps"},
+    {"replenish_amount": "cards_played_this_turn"},
+    {"replenish_includes_played_card": False},
+    {"replenish_includes_played_card": False, "multi_card_mode": "combined",
+     "flipped_port_effect": "replenish_and_collect", "reshuffle_discard_when_deck_empty": True},
+    {"exhausted_pile_take": 0},
+    {"exhausted_pile_take": 1},
+    {"exhausted_pile_take": 16},
+    {"draw_count": 1},
+    {"draw_count": 5},
+    {"draw_count": 16},
+    {"draw_when_short": "forbid"},
+    {"draw_when_short": "forbid", "reshuffle_discard_when_deck_empty": True},
+    {"flip_after_draw": False},
+    {"flip_on_pass": False},
+    {"reshuffle_discard_when_deck_empty": True},
+    {"reshuffle_discard_when_deck_empty": True, "flip_after_draw": False,
+     "replenish_amount": "turn_steps"},
+    {"hand_scores": True},
+    {"suit_set_value": 0},
+    {"suit_set_value": -20},
+    {"suit_set_value": 100},
+    {"pair_rule": "all_if_two_or_more"},
+    {"score_band_edges": (50, 100, 120, 150, 200)},
+    {"score_band_edges": (50, 100, 120, 150, 200), "score_band_edge_rule": "upper_inclusive"},
+    {"win_threshold": 100},
+    {"end_on_stranded": False},
+    {"end_on_stranded": False, "max_turns": 16},
+    {"max_turns": 16},
+    {"flip_after_draw": False, "flip_on_pass": False, "end_on_stranded": False,
+     "max_turns": 40},
+]
+
+
+def _case_id(overrides: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in overrides.items())
+
+
+@pytest.mark.parametrize("overrides", OPTION_CASES, ids=[_case_id(c) for c in OPTION_CASES])
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_rule_option(overrides, policy):
+    assert_same(Rules.from_overrides(overrides), policy, seed=21, n=60)
+
+
+# The reference scores exclusive suit sets with a slow Python DP (about 30 ms a greedy game),
+# so fewer games here; test_fast_scoring_matches_reference covers the DP itself broadly.
+@pytest.mark.parametrize("overrides,policy,n", [
+    ({"suit_set_mode": "exclusive"}, "random", 150),
+    ({"suit_set_mode": "exclusive"}, "greedy", 20),
+    ({"suit_set_mode": "exclusive", "hand_scores": True, "pair_rule": "all_if_two_or_more"},
+     "random", 40),
+], ids=["exclusive-random", "exclusive-greedy", "exclusive-hand-pairs-random"])
+def test_exclusive_suit_sets(overrides, policy, n):
+    assert_same(Rules.from_overrides(overrides), policy, seed=22, n=n)
+
+
+def test_large_seed_and_offset_games():
+    assert_same(Rules(), "random", seed=2**64 - 7, n=40, first=10**12)
+
+
+# ---------------------------------------------------------------- rollout
+
+
+@pytest.mark.slow
+def test_rollout_default_rules():
+    assert_same(Rules(), "rollout:samples=2", seed=31, n=14)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overrides", [
+    {"multi_card_mode": "combined"},
+    {"flip_after_draw": False, "reshuffle_discard_when_deck_empty": True,
+     "start_end": "random"},
+    {"replenish_includes_played_card": False, "flipped_port_effect": "replenish_and_collect",
+     "hand_scores": True},
+], ids=["combined", "reshuffle-long-random-start", "keep-played-collect-hand"])
+def test_rollout_rule_options(overrides):
+    assert_same(Rules.from_overrides(overrides), "rollout:samples=1", seed=32, n=4)
+
+
+# ---------------------------------------------------------------- scoring on its own
+
+
+@pytest.mark.parametrize("overrides", [
+    {},
+    {"suit_set_mode": "exclusive"},
+    {"pair_rule": "all_if_two_or_more"},
+    {"suit_set_mode": "exclusive", "pair_rule": "all_if_two_or_more", "suit_set_value": 7},
+    {"suit_set_mode": "exclusive", "suit_set_value": -5},
+])
+def test_fast_scoring_matches_reference(overrides):
+    """Fast scores after each card added (and each card's predicted gain) equal scoring.score."""
+    rules = Rules.from_overrides(overrides)
+    exclusive = rules.suit_set_mode == "exclusive"
+    gen = np.random.default_rng(5)
+    for _ in range(120):
+        # the reference's exclusive DP is slow in Python on big collections
+        size = int(gen.integers(1, 13 if exclusive else 37))
+        cards = gen.permutation(36)[:size].astype(np.int64)
+        fast = engine.score_cards(rules.encode(), cards)
+        collection = [Card(int(c) // 4 + 2, int(c) % 4) for c in cards]
+        expected = [score_with_rules(collection[:i + 1], rules)
+                    for i in range(len(cards)) if not exclusive or i == len(cards) - 1]
+        assert (fast != -(1 << 40)).all()  # score_plus mispredicted a card's gain
+        assert (fast[-1:] if exclusive else fast).tolist() == expected
+
+
+@pytest.mark.parametrize("overrides,all_36,without_2c,rum_only", [
+    ({}, 550, 518, 374),
+    ({"suit_set_mode": "exclusive"}, 350, 339, 230),
+    ({"pair_rule": "all_if_two_or_more"}, 550, 518, 374),
+])
+def test_fast_scoring_of_large_collections(overrides, all_36, without_2c, rum_only):
+    """Spec §9.1's big collections (too slow for the reference's exclusive DP)."""
+    enc = Rules.from_overrides(overrides).encode()
+    assert engine.score_cards(enc, np.arange(36, dtype=np.int64))[-1] == all_36
+    assert engine.score_cards(enc, np.arange(1, 36, dtype=np.int64))[-1] == without_2c
+    assert engine.score_cards(enc, np.arange(16, 36, dtype=np.int64))[-1] == rum_only
+
+
+# ---------------------------------------------------------------- the fast path alone
+
+
+def test_chunking_does_not_change_results():
+    for policy_text in ("random", "greedy"):
+        policy = GAME.policy(policy_text)
+        whole = engine.play_many(Rules(), policy, 41, 0, 1000)
+        parts = np.vstack([engine.play_many(Rules(), policy, 41, 0, 300),
+                           engine.play_many(Rules(), policy, 41, 300, 700)])
+        assert np.array_equal(whole, parts)
+        assert np.array_equal(whole[:, 0], np.arange(1000))
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
+def test_thread_count_does_not_change_results():
+    before = numba.get_num_threads()
+    try:
+        for policy_text, n in (("random", 3000), ("greedy", 2000), ("rollout:samples=1", 8)):
+            policy = GAME.policy(policy_text)
+            numba.set_num_threads(1)
+            one = engine.play_many(Rules(), policy, 42, 5, n)
+            numba.set_num_threads(2)
+            two = engine.play_many(Rules(), policy, 42, 5, n)
+            assert np.array_equal(one, two), policy_text
+    finally:
+        numba.set_num_threads(before)
+
+
+def test_no_games():
+    out = engine.play_many(Rules(), GAME.policy("random"), 1, 0, 0)
+    assert out.shape == (0, len(NAMES))
