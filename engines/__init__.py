@@ -13,6 +13,7 @@ from engines._rules import RulesError, closest
 # name -> module; modules are imported only when a game is asked for.
 _MODULES = {
     "rum-runner": "engines.rum_runner",
+    "rum-rebellion": "engines.rum_rebellion",
 }
 
 GAMES = tuple(_MODULES)

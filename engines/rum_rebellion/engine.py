@@ -1,0 +1,1661 @@
+"""Rum Rebellion, the Numba fast path: the same games as ``reference.py``, draw for draw.
+
+This module owns the flat-state engine. A whole game lives in ONE int64 array
+``s``: a fixed header of scalars and per-seat fields at the named offsets
+``S_*`` below (``MAXP`` slots per seat field), followed by regions whose size
+depends on the rules and whose offsets are stored in the header (``S_O_*``):
+the Win/Lose deck, the Court Verdict deck, the Vote pack, every seat's Vote
+cards and the promissory notes. The rules are one read-only int64 array ``g``
+built by :func:`encode_static`: ``Rules.encode()`` at the indices ``R_*``, then
+the printed data (boards, canonical decks, the Vote cards' values and prices)
+at the ``G_*`` offsets. ``pol`` (:func:`encode_pol`) is float64: row p the
+seat's ``Policy.encode()`` (code, risk), row ``MAXP`` ``Rules.encode_float()``.
+Few arrays means few words passed on every call of a step function. ``rg``
+holds the generator states: words 0-3 the world stream, words ``4 + 4 * seat``
+that seat's policy stream. The ``engines._rng`` functions read words 0-3 of the
+array they are given, so a policy draw swaps the seat's words into place and
+back (:func:`_pbelow`) rather than taking a row view (one more reference-counted
+array per draw; see "Speed" below).
+
+Every step of the turn (spec §4.3) is a small ``@njit`` function mirroring the
+function of the same name in ``reference.py``; the replay contract (which
+stream draws what, in which order) is the one in the reference's module
+docstring. The containers of the reference map onto flat arrays as follows:
+
+* Win/Lose and Court Verdict decks: a drawn card goes under the deck, so a
+  deck is a ring with a head index; a shuffle first rotates the ring so the
+  top is at index 0, then runs Fisher-Yates on it (the reference shuffles the
+  list top first). "Cards seen since the last shuffle" (the side-bet odds) is
+  two counters: after a full cycle the next card is the ring's head.
+* Vote pack: ``pack[head : head + n]``, top first; cards returned after a
+  failed coup go under it (the region is compacted when it reaches its end).
+* A seat's Vote cards: card ids in the order received (oldest first).
+* Notes: four ints each (debtor, holder (-1 = the Store), face, issued at
+  pass), oldest first; the list order is the reference's note-id order, so
+  "ties oldest first" is "lower index first". ``S_NOWED + p`` counts the notes
+  ``p`` owes, so "owes notes" costs nothing.
+
+Notes are the one container without a bound from the rules: the region holds
+``note_cap`` notes, and a game that would write more stops and is flagged
+(``S_OVERFLOW``); :func:`play_many` replays those games with a larger region,
+so the flag never changes a result.
+
+Speed: Numba counts references to every array argument on entry to and exit
+from every function (an atomic add each), and here its pruning pass leaves
+most of them in; measured, they took 70% of the run time, and the shared
+arrays' counters bounce between cores. So the driver gives the game loop
+``carray`` views without an owner (:func:`_raw_i64` ...), whose counting is a
+null check, and keeps the owning arrays alive until its block ends; and the
+step functions, which never allocate, are compiled with Numba's reference
+counting off altogether (``STEP``), which removes even the null checks
+(another 30%). The turn's steps are inlined into ``take_turn`` (another 20%);
+the square handlers are not, as that doubled the compile time for 8%.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import carray, get_num_threads, njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from engines._game import MAX_POLICY_PARAMS, encode_policies
+from engines._rng import POLICY, WORLD, rng_below, rng_seed, rng_uniform
+from engines._rules import RulesError
+from engines.rum_rebellion.data import (
+    BO,
+    BV,
+    CH,
+    CR,
+    DU,
+    GD,
+    MAX_BOARD,
+    MF,
+    N_TICKETS,
+    OC,
+    PR,
+    STARTING_CARD_VALUE,
+    STARTING_VOTE_CARDS,
+    encode_data,
+)
+from engines.rum_rebellion.data import START as START_SQUARE
+from engines.rum_rebellion.rules import (
+    F_SIZE,
+    F_SNEAK_PROBABILITY,
+    R_BOND_STORE_BONUS,
+    R_BOND_STORE_SEAT,
+    R_BOND_STORE_SUPPLY,
+    R_BONUS_SHUFFLES,
+    R_CAP_PROGRESS,
+    R_CHALLENGE_MIN_VOTES,
+    R_CHALLENGE_STAKE,
+    R_CHALLENGE_TARGETS,
+    R_COMMISSION_COST,
+    R_COUP_DELAY,
+    R_COUP_ENDS_TURN,
+    R_COUP_FAIL_ALL,
+    R_COUP_REQUIRES_RC,
+    R_CRIME_WIN_AMOUNT,
+    R_DOUBLES_AFTER_PENALTY,
+    R_DUEL_FINE,
+    R_DUEL_MISSED_TURNS,
+    R_EXACT_START_BONUS,
+    R_FINE_UNPAID,
+    R_INCOME_CAPTAIN,
+    R_INCOME_CONVICT,
+    R_INCOME_MAJOR,
+    R_INCOME_TOL,
+    R_INTEREST_ON_TRANSFER,
+    R_MAJOR_VOTE_BARRELS,
+    R_MARKERS_LIMIT,
+    R_MAX_DOUBLES,
+    R_MAX_LEVEL_UPS,
+    R_MAX_ROUNDS,
+    R_MAX_VOTE_BUYS,
+    R_NON_PAROLE,
+    R_NOTE_INTEREST,
+    R_PART_PAYMENT,
+    R_PAYMENT_ORDER,
+    R_PROMOTION_COST,
+    R_REDEEM_ANY_TIME,
+    R_SIDE_BET_STAKE,
+    R_SIZE,
+    R_SNEAK_ON,
+    R_START_LANDING_PASS,
+    R_STARTING_LEVEL,
+    R_STORE_EMPTY_PRICE,
+    R_STORE_EMPTY_SALE,
+    R_STORE_NOTES,
+    R_STORE_SHORTFALL,
+    R_TICKET_ASSIGNMENT,
+    R_TICKET_COST,
+    R_TICKET_COST_MODE,
+    R_TOL_MIN_ROTATIONS,
+    R_VOTE_MODEL,
+    R_VOTE_TOP_VISIBLE,
+    R_VOTE_TRADING,
+    R_VOTES_FOR_COUP,
+    R_WL_IID,
+)
+
+# The game's step functions never allocate, so they are compiled without Numba's
+# reference counting (``_nrt=False``, a Numba target option; see "Speed" above).
+# Without it they still work, slower: drop it here if a Numba release refuses it.
+STEP = {"cache": True, "_nrt": False}
+STEP_INLINE = {**STEP, "inline": "always"}
+
+MAXP = 6
+STORE = -1                 # reference.STORE
+NONE = -1                  # an unset announcement, owner, card
+UNLIMITED = -1             # rules.UNLIMITED (bond_store_supply) and the Store's state then
+DOUBLES_CHAIN_CAP = 1000   # reference.DOUBLES_CHAIN_CAP
+WIN = 0                    # data.WIN_LOSE_CARDS codes
+GO_FREE = 0                # data.COURT_VERDICT_CARDS codes
+FINE = 1
+CONVICT = 0
+TICKET_OF_LEAVE = 1
+RUM_CORPS = 2
+NOTE_CAP = 64              # first size of the notes region (see the module docstring)
+
+# policy codes (engines.rum_rebellion.POLICIES) and their columns in ``pol``
+RANDOM = 0
+THRESHOLD = 1
+BLOCKER = 2
+PO_CODE = 0
+PO_RISK = 1
+
+# ---------------------------------------------------------------- the flat state: header
+S_P = 0
+S_ROUND = 1
+S_TURN_ID = 2             # every turn started, skipped or played (coup_delay=next_turn_any)
+S_ACTIVE = 3
+S_MARKERS_GAINED = 4      # in the current turn (S10)
+S_WINNER = 5              # -1 while nobody has won
+S_CAPPED = 6
+S_STORE = 7               # Bond Store barrels, UNLIMITED (-1) when it never runs out
+S_SPELL = 8               # times the Store has been emptied (store_empty_vote_sale=once_per_event)
+S_RAN_OUT = 9
+S_TURNS = 10
+S_COUPS = 11
+S_CHALLENGES = 12
+S_CRIMES = 13
+S_NOTES_WRITTEN = 14
+S_CAP_HITS = 15
+S_BOND_SEAT = 16
+S_N_NOTES = 17
+S_WL_HEAD = 18
+S_WL_SEEN = 19            # Win/Lose cards drawn since the last shuffle
+S_WL_SEEN_WINS = 20       # ... of which WIN
+S_CV_HEAD = 21
+S_PACK_HEAD = 22
+S_PACK_N = 23
+S_TDECK_N = 24
+S_OVERFLOW = 25           # the notes region was too small: the game stopped, replay it
+S_NOTE_CAP = 26
+S_O_WL = 27               # offsets of the variable regions
+S_O_CV = 28
+S_O_PACK = 29
+S_O_HANDS = 30            # MAXP x n_cards: seat p's cards at S_O_HANDS + p * n_cards
+S_O_NOTES = 31
+S_N_CARDS = 32
+S_TDECK = 33              # 6: the Ticket of Leave deck, top first
+S_TOWNER = 39             # 7: the seat holding ticket k (1..6), -1 unsold
+S_BETS = 46               # MAXP: each seat's side-bet call for the card being drawn (-1: none)
+S_DEALT = 52              # 2 * MAXP: the starting cards (setup scratch)
+S_OFFERS = 64             # MAX_OFFERS x 4: the vote trades offered in S2: kind (0 ask,
+                          # 1 offer), other seat, card, price
+MAX_OFFERS = 4 * (MAXP - 1)
+S_SEATS = S_OFFERS + 4 * MAX_OFFERS
+# per seat: MAXP slots each
+S_LEVEL = S_SEATS
+S_POS = S_LEVEL + MAXP
+S_BARRELS = S_POS + MAXP
+S_VOTES = S_BARRELS + MAXP
+S_MISSED = S_VOTES + MAXP
+S_ROT = S_MISSED + MAXP           # rotations on the current level
+S_PASSES = S_ROT + MAXP           # start_passes on all levels
+S_MAJOR = S_PASSES + MAXP
+S_ANN_ROUND = S_MAJOR + MAXP      # -1: no announcement
+S_ANN_TURN = S_ANN_ROUND + MAXP
+S_OFFER_SPELL = S_ANN_TURN + MAXP
+S_NOWED = S_OFFER_SPELL + MAXP    # notes the seat owes
+S_NCARDS = S_NOWED + MAXP         # Vote cards the seat holds (vote_model=cards_5_10)
+S_HEADER = S_NCARDS + MAXP
+
+# a note: four ints at S_O_NOTES + NOTE_SIZE * i
+N_DEBTOR = 0
+N_HOLDER = 1
+N_FACE = 2
+N_ISSUED = 3
+NOTE_SIZE = 4
+
+# ---------------------------------------------------------------- the static data ``g``
+G_BLEN = R_SIZE                   # 3 board lengths (g[0:R_SIZE] is Rules.encode())
+G_KIND = G_BLEN + 3               # 3 x MAX_BOARD square kinds
+G_VALUE = G_KIND + 3 * MAX_BOARD  # 3 x MAX_BOARD square numbers
+G_RENT = G_VALUE + 3 * MAX_BOARD  # 3 x MAX_BOARD rents
+G_TRENT = G_RENT + 3 * MAX_BOARD  # 7: total rent of ticket k (1..6)
+G_N_CARDS = G_TRENT + N_TICKETS + 1
+G_N_WL = G_N_CARDS + 1
+G_N_CV = G_N_WL + 1
+G_WL_WINS = G_N_CV + 1
+G_TICKETS_EACH = G_WL_WINS + 1
+G_N_TENS = G_TICKETS_EACH + 1
+G_O_VVAL = G_N_TENS + 1           # offsets of the variable parts
+G_O_VPRICE = G_O_VVAL + 1
+G_O_WL0 = G_O_VPRICE + 1
+G_O_CV0 = G_O_WL0 + 1
+G_O_TENS = G_O_CV0 + 1            # the ids of the starting-value cards, canonical order
+G_FIXED = G_O_TENS + 1
+
+# take_turn's result bits
+T_PLAYED = 1
+T_DOUBLES = 2
+T_PENALISED = 4
+
+
+def encode_static(rules, players: int) -> np.ndarray:
+    """``g``: ``Rules.encode()``, then the printed data (boards, decks, Vote cards) at ``G_*``."""
+    d = encode_data(rules)
+    r = rules.encode()
+    assert len(r) == R_SIZE
+    n_cards = len(d.vote_value)
+    n_wl = len(d.win_lose)
+    n_cv = len(d.court_verdict)
+    tens = [c for c in range(n_cards) if d.vote_value[c] == STARTING_CARD_VALUE]
+    size = G_FIXED + 2 * n_cards + n_wl + n_cv + len(tens)
+    g = np.zeros(size, dtype=np.int64)
+    g[:R_SIZE] = r
+    g[G_BLEN:G_BLEN + 3] = d.board_len
+    g[G_KIND:G_KIND + 3 * MAX_BOARD] = d.board_kind.reshape(-1)
+    g[G_VALUE:G_VALUE + 3 * MAX_BOARD] = d.board_value.reshape(-1)
+    g[G_RENT:G_RENT + 3 * MAX_BOARD] = d.board_rent.reshape(-1)
+    g[G_TRENT:G_TRENT + N_TICKETS + 1] = d.ticket_rent
+    g[G_N_CARDS] = n_cards
+    g[G_N_WL] = n_wl
+    g[G_N_CV] = n_cv
+    g[G_WL_WINS] = int(np.sum(d.win_lose == WIN))
+    g[G_TICKETS_EACH] = rules.tickets_each(players)
+    g[G_N_TENS] = len(tens)
+    o = G_FIXED
+    g[G_O_VVAL] = o
+    g[o:o + n_cards] = d.vote_value
+    o += n_cards
+    g[G_O_VPRICE] = o
+    g[o:o + n_cards] = d.vote_price
+    o += n_cards
+    g[G_O_WL0] = o
+    g[o:o + n_wl] = d.win_lose
+    o += n_wl
+    g[G_O_CV0] = o
+    g[o:o + n_cv] = d.court_verdict
+    o += n_cv
+    g[G_O_TENS] = o
+    g[o:o + len(tens)] = tens
+    return g
+
+
+def encode_pol(rules, policies) -> np.ndarray:
+    """``pol``: row p < P is seat p's ``Policy.encode()``; row MAXP is ``Rules.encode_float()``."""
+    assert F_SIZE <= 1 + MAX_POLICY_PARAMS
+    pol = np.zeros((MAXP + 1, 1 + MAX_POLICY_PARAMS), dtype=np.float64)
+    pol[:len(policies)] = encode_policies(tuple(policies))
+    pol[MAXP, :F_SIZE] = rules.encode_float()
+    return pol
+
+
+def state_size(g: np.ndarray, note_cap: int) -> int:
+    n_cards = int(g[G_N_CARDS])
+    return (S_HEADER + int(g[G_N_WL]) + int(g[G_N_CV]) + n_cards + MAXP * n_cards
+            + NOTE_SIZE * note_cap)
+
+
+# ================================================================ small helpers
+
+
+@intrinsic
+def _voidptr(typingctx, addr):
+    """An integer address as a void pointer (for ``carray``)."""
+    def codegen(context, builder, sig, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+    return types.voidptr(addr), codegen
+
+
+@njit(**STEP_INLINE)
+def _raw_i64(a):
+    """A view of ``a`` without an owner: no reference counting (``a`` must outlive it)."""
+    return carray(_voidptr(a.ctypes.data), a.shape, np.int64)
+
+
+@njit(**STEP_INLINE)
+def _raw_f64(a):
+    return carray(_voidptr(a.ctypes.data), a.shape, np.float64)
+
+
+@njit(**STEP_INLINE)
+def _raw_u64(a):
+    return carray(_voidptr(a.ctypes.data), a.shape, np.uint64)
+
+
+@njit(**STEP_INLINE)
+def _shuffle(rng, arr, lo, n):
+    """engines._rng.rng_shuffle, draw for draw, inlined so the hot path makes no array calls."""
+    for i in range(n - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        tmp = arr[lo + i]
+        arr[lo + i] = arr[lo + j]
+        arr[lo + j] = tmp
+
+
+@njit(**STEP_INLINE)
+def _swap_stream(rg, p):
+    o = 4 + 4 * p
+    for k in range(4):
+        tmp = rg[k]
+        rg[k] = rg[o + k]
+        rg[o + k] = tmp
+
+
+@njit(**STEP_INLINE)
+def _pbelow(rg, p, n):
+    """``below(n)`` on seat p's policy stream (words 0-3 hold the world's the rest of the time)."""
+    _swap_stream(rg, p)
+    x = rng_below(rg, n)
+    _swap_stream(rg, p)
+    return x
+
+
+@njit(**STEP)
+def _reverse(s, lo, hi):
+    hi -= 1
+    while lo < hi:
+        tmp = s[lo]
+        s[lo] = s[hi]
+        s[hi] = tmp
+        lo += 1
+        hi -= 1
+
+
+@njit(**STEP)
+def _rotate_to_top(s, o, n, head):
+    """Rotate the ring ``s[o:o+n]`` so the card at ``head`` comes first (the list top first)."""
+    if head != 0:
+        _reverse(s, o, o + head)
+        _reverse(s, o + head, o + n)
+        _reverse(s, o, o + n)
+
+
+@njit(**STEP_INLINE)
+def _yes(rg, p):
+    """The random policy's yes/no: ``below(2) == 0`` is the first option (spec §6.2 order)."""
+    return _pbelow(rg, p, 2) == 0
+
+
+@njit(**STEP_INLINE)
+def buys(price, value, risk):
+    """policies.buys: 10 * price <= value * (6 + 8r), the same float expression."""
+    return 10 * price <= value * (6.0 + 8.0 * risk)
+
+
+@njit(**STEP_INLINE)
+def crime_limit(risk):
+    """policies.crime_limit: floor(6r + 1e-9)."""
+    return np.int64(np.floor(6.0 * risk + 1e-9))
+
+
+# ================================================================ the Bond Store
+
+
+@njit(**STEP_INLINE)
+def store_pays(s, g, p, amount):
+    """reference.store_pays: the Store pays ``amount``, or what it can (store_shortfall)."""
+    if amount <= 0:
+        return 0
+    st = s[S_STORE]
+    if st == UNLIMITED or st >= amount:
+        paid = amount
+    else:
+        s[S_RAN_OUT] = 1
+        paid = st if g[R_STORE_SHORTFALL] == 0 else 0
+    if st != UNLIMITED:
+        s[S_STORE] = st - paid
+        if paid != 0 and st - paid == 0:
+            s[S_SPELL] += 1
+    s[S_BARRELS + p] += paid
+    return paid
+
+
+@njit(**STEP_INLINE)
+def pay_store(s, p, amount):
+    if amount <= 0:
+        return
+    s[S_BARRELS + p] -= amount
+    if s[S_STORE] != UNLIMITED:
+        s[S_STORE] += amount
+
+
+@njit(**STEP_INLINE)
+def pay_player(s, d, c, amount):
+    if amount <= 0:
+        return
+    s[S_BARRELS + d] -= amount
+    s[S_BARRELS + c] += amount
+
+
+# ================================================================ missed turns, vote cards
+
+
+@njit(**STEP_INLINE)
+def add_missed_turns(s, g, p, n):
+    """reference.add_missed_turns: fewer markers if the box runs out."""
+    limit = g[R_MARKERS_LIMIT]
+    if limit != -1:
+        left = limit
+        for q in range(s[S_P]):
+            left -= s[S_MISSED + q]
+        if left < 0:
+            left = 0
+        if left < n:
+            n = left
+    s[S_MISSED + p] += n
+    if n > 0:
+        s[S_MARKERS_GAINED] = 1
+
+
+@njit(**STEP_INLINE)
+def _hand(s, p):
+    return s[S_O_HANDS] + p * s[S_N_CARDS]
+
+
+@njit(**STEP_INLINE)
+def _hand_append(s, p, c):
+    n = s[S_NCARDS + p]
+    s[_hand(s, p) + n] = c
+    s[S_NCARDS + p] = n + 1
+
+
+@njit(**STEP_INLINE)
+def _hand_remove_at(s, p, i):
+    h = _hand(s, p)
+    n = s[S_NCARDS + p] - 1
+    for j in range(i, n):
+        s[h + j] = s[h + j + 1]
+    s[S_NCARDS + p] = n
+
+
+@njit(**STEP)
+def _oldest(s, g, p, value):
+    """Index in seat p's cards of the oldest card of ``value``, or -1."""
+    h = _hand(s, p)
+    ov = g[G_O_VVAL]
+    for i in range(s[S_NCARDS + p]):
+        if g[ov + s[h + i]] == value:
+            return i
+    return -1
+
+
+@njit(**STEP_INLINE)
+def gain_card(s, g, p, c):
+    s[S_VOTES + p] += g[g[G_O_VVAL] + c]
+    if g[R_VOTE_MODEL] == 0:
+        _hand_append(s, p, c)
+
+
+@njit(**STEP)
+def _move_card_at(s, g, giver, i, taker):
+    c = s[_hand(s, giver) + i]
+    v = g[g[G_O_VVAL] + c]
+    _hand_remove_at(s, giver, i)
+    s[S_VOTES + giver] -= v
+    _hand_append(s, taker, c)
+    s[S_VOTES + taker] += v
+
+
+@njit(**STEP)
+def hand_over_votes(s, g, giver, taker, amount):
+    """Per 10 votes the oldest 10-card, else the two oldest 5-cards (spec §4.5 CH)."""
+    if g[R_VOTE_MODEL] == 1:
+        s[S_VOTES + giver] -= amount
+        s[S_VOTES + taker] += amount
+        return
+    for _ in range(amount // 10):
+        i = _oldest(s, g, giver, 10)
+        if i >= 0:
+            _move_card_at(s, g, giver, i, taker)
+        else:
+            for _k in range(2):
+                _move_card_at(s, g, giver, _oldest(s, g, giver, 5), taker)
+
+
+# ---------------------------------------------------------------- the Vote pack
+
+
+@njit(**STEP_INLINE)
+def _pack_top(s):
+    return s[s[S_O_PACK] + s[S_PACK_HEAD]]
+
+
+@njit(**STEP_INLINE)
+def _pack_pop(s):
+    c = s[s[S_O_PACK] + s[S_PACK_HEAD]]
+    n = s[S_PACK_N] - 1
+    s[S_PACK_N] = n
+    s[S_PACK_HEAD] = 0 if n == 0 else s[S_PACK_HEAD] + 1
+    return c
+
+
+@njit(**STEP)
+def _pack_push_bottom(s, c):
+    o = s[S_O_PACK]
+    h = s[S_PACK_HEAD]
+    n = s[S_PACK_N]
+    if h + n >= s[S_N_CARDS]:
+        for i in range(n):
+            s[o + i] = s[o + h + i]
+        h = 0
+        s[S_PACK_HEAD] = 0
+    s[o + h + n] = c
+    s[S_PACK_N] = n + 1
+
+
+@njit(**STEP)
+def _pack_remove_at(s, i):
+    o = s[S_O_PACK] + s[S_PACK_HEAD]
+    n = s[S_PACK_N] - 1
+    for j in range(i, n):
+        s[o + j] = s[o + j + 1]
+    s[S_PACK_N] = n
+    if n == 0:
+        s[S_PACK_HEAD] = 0
+
+
+@njit(**STEP)
+def return_coup_votes(s, g, rg, p):
+    """A failed coup: votes back under the pack with exact change, then a shuffle (§4.8)."""
+    if g[R_VOTE_MODEL] == 1:
+        if g[R_COUP_FAIL_ALL] == 1:
+            lost = s[S_VOTES + p]
+        else:
+            lost = g[R_VOTES_FOR_COUP]
+        s[S_VOTES + p] -= lost
+        return
+    ov = g[G_O_VVAL]
+    h = _hand(s, p)
+    n = s[S_NCARDS + p]
+    R = 0
+    if g[R_COUP_FAIL_ALL] == 1:
+        for i in range(n):
+            _pack_push_bottom(s, s[h + i])
+        s[S_NCARDS + p] = 0
+        s[S_VOTES + p] = 0
+    else:
+        T = g[R_VOTES_FOR_COUP]
+        n_tens = 0
+        n_fives = 0
+        for i in range(n):
+            if g[ov + s[h + i]] == 10:
+                n_tens += 1
+            else:
+                n_fives += 1
+        a = min(n_tens, T // 10)
+        R = T - 10 * a
+        b = min(n_fives, -(-R // 5))
+        R -= 5 * b
+        extra = 0
+        if R > 0:
+            extra = 1
+            R -= 10
+        # given = tens[:a] + fives[:b] + tens[a:a+extra], in that order
+        for want in range(3):
+            if want == 0:
+                value = 10
+                k = a
+            elif want == 1:
+                value = 5
+                k = b
+            else:
+                value = 10
+                k = extra
+            for _ in range(k):
+                i = _oldest(s, g, p, value)
+                c = s[h + i]
+                _hand_remove_at(s, p, i)
+                s[S_VOTES + p] -= value
+                _pack_push_bottom(s, c)
+    while R <= -5:
+        o = s[S_O_PACK] + s[S_PACK_HEAD]
+        found = -1
+        for i in range(s[S_PACK_N]):
+            if g[ov + s[o + i]] == 5:
+                found = i
+                break
+        if found < 0:
+            break
+        c = s[o + found]
+        _pack_remove_at(s, found)
+        gain_card(s, g, p, c)
+        R += 5
+    _shuffle(rg, s, s[S_O_PACK] + s[S_PACK_HEAD], s[S_PACK_N])
+
+
+# ================================================================ decks and side bets
+
+
+@njit(**STEP)
+def side_bet(s, g, pol, rg, q):
+    """Seat q's call on the next Win/Lose card: 0 WIN, 1 LOSE, -1 no bet."""
+    if int(pol[q, PO_CODE]) == RANDOM:
+        pick = _pbelow(rg, q, 3)
+        return -1 if pick == 2 else pick
+    # ThresholdPolicy.side_bet on reference.next_win_lose_odds
+    total = g[G_N_WL]
+    wins = g[G_WL_WINS]
+    if g[R_WL_IID] == 0:
+        seen = s[S_WL_SEEN]
+        if seen >= total:
+            wins = 1 if s[s[S_O_WL] + s[S_WL_HEAD]] == WIN else 0
+            total = 1
+        else:
+            wins -= s[S_WL_SEEN_WINS]
+            total -= seen
+    risk = pol[q, PO_RISK]
+    if 2 * wins >= (2.0 - risk) * total:
+        return 0
+    if 2 * (total - wins) >= (2.0 - risk) * total:
+        return 1
+    return -1
+
+
+@njit(**STEP)
+def draw_win_lose(s, g, pol, rg, drawer):
+    """The next Win/Lose card; side bets are called before it and settled after."""
+    stake = g[R_SIDE_BET_STAKE]
+    P = s[S_P]
+    any_bet = False
+    if stake > 0:
+        for k in range(1, P):
+            q = (drawer + k) % P
+            call = -1
+            if s[S_BARRELS + q] >= stake:
+                call = side_bet(s, g, pol, rg, q)
+            s[S_BETS + q] = call
+            if call >= 0:
+                any_bet = True
+    n = g[G_N_WL]
+    if g[R_WL_IID] == 1:
+        card = g[g[G_O_WL0] + rng_below(rg, n)]
+    else:
+        h = s[S_WL_HEAD]
+        card = s[s[S_O_WL] + h]
+        s[S_WL_HEAD] = h + 1 if h + 1 < n else 0
+    s[S_WL_SEEN] += 1
+    if card == WIN:
+        s[S_WL_SEEN_WINS] += 1
+    if any_bet:
+        for k in range(1, P):
+            q = (drawer + k) % P
+            call = s[S_BETS + q]
+            if call < 0:
+                continue
+            if call == card:
+                store_pays(s, g, q, stake)
+            else:
+                pay_store(s, q, stake)
+    return card
+
+
+@njit(**STEP_INLINE)
+def draw_court_verdict(s, g):
+    h = s[S_CV_HEAD]
+    card = s[s[S_O_CV] + h]
+    s[S_CV_HEAD] = h + 1 if h + 1 < g[G_N_CV] else 0
+    return card
+
+
+@njit(**STEP)
+def shuffle_decks(s, g, rg):
+    """Bonus square: the whole Win/Lose deck (not under iid), then the Court Verdict deck."""
+    if g[R_WL_IID] == 0:
+        _rotate_to_top(s, s[S_O_WL], g[G_N_WL], s[S_WL_HEAD])
+        s[S_WL_HEAD] = 0
+        _shuffle(rg, s, s[S_O_WL], g[G_N_WL])
+    s[S_WL_SEEN] = 0
+    s[S_WL_SEEN_WINS] = 0
+    _rotate_to_top(s, s[S_O_CV], g[G_N_CV], s[S_CV_HEAD])
+    s[S_CV_HEAD] = 0
+    _shuffle(rg, s, s[S_O_CV], g[G_N_CV])
+
+
+# ================================================================ payments and notes (§4.6)
+
+
+@njit(**STEP)
+def write_note(s, d, holder, face):
+    n = s[S_N_NOTES]
+    s[S_NOTES_WRITTEN] += 1
+    if n >= s[S_NOTE_CAP]:
+        s[S_OVERFLOW] = 1
+        return
+    o = s[S_O_NOTES] + NOTE_SIZE * n
+    s[o + N_DEBTOR] = d
+    s[o + N_HOLDER] = holder
+    s[o + N_FACE] = face
+    s[o + N_ISSUED] = s[S_PASSES + d]
+    s[S_N_NOTES] = n + 1
+    s[S_NOWED + d] += 1
+
+
+@njit(**STEP)
+def _destroy(s, i):
+    o = s[S_O_NOTES]
+    s[S_NOWED + s[o + NOTE_SIZE * i + N_DEBTOR]] -= 1
+    n = s[S_N_NOTES] - 1
+    for j in range(NOTE_SIZE * i, NOTE_SIZE * n):
+        s[o + j] = s[o + j + NOTE_SIZE]
+    s[S_N_NOTES] = n
+
+
+@njit(**STEP)
+def _pay_with_notes(s, g, sc, d, c, A):
+    """Step 2: hand on transferable notes of third players, largest face first, no change."""
+    if A == 0:
+        return 0
+    o = s[S_O_NOTES]
+    m = 0
+    for i in range(s[S_N_NOTES]):
+        b = o + NOTE_SIZE * i
+        debtor = s[b + N_DEBTOR]
+        if (s[b + N_HOLDER] == d and debtor != c
+                and s[S_PASSES + debtor] > s[b + N_ISSUED]):
+            # insertion by (-face, index): a later index never goes before an equal face
+            face = s[b + N_FACE]
+            j = m
+            while j > 0 and s[o + NOTE_SIZE * sc[j - 1] + N_FACE] < face:
+                sc[j] = sc[j - 1]
+                j -= 1
+            sc[j] = i
+            m += 1
+    for k in range(m):
+        b = o + NOTE_SIZE * sc[k]
+        face = s[b + N_FACE]
+        if face <= A:
+            A -= face
+            s[b + N_HOLDER] = c
+            if g[R_INTEREST_ON_TRANSFER]:
+                s[b + N_FACE] = face + g[R_NOTE_INTEREST]
+    return A
+
+
+@njit(**STEP_INLINE)
+def _pay_with_barrels(s, g, d, c, A):
+    barrels = s[S_BARRELS + d]
+    if barrels >= A:
+        x = A
+    else:
+        x = barrels if g[R_PART_PAYMENT] else 0
+    pay_player(s, d, c, x)
+    return A - x
+
+
+@njit(**STEP)
+def settle(s, g, sc, d, c, amount):
+    """SETTLE(d, c, A): player ``d`` owes player ``c`` ``amount`` barrels."""
+    A = amount
+    o = s[S_O_NOTES]
+    i = 0
+    while i < s[S_N_NOTES] and A != 0:   # 1. offsets, oldest first
+        b = o + NOTE_SIZE * i
+        if s[b + N_HOLDER] == d and s[b + N_DEBTOR] == c:
+            face = s[b + N_FACE]
+            x = min(A, face)
+            s[b + N_FACE] = face - x
+            A -= x
+            if face == x:
+                _destroy(s, i)
+                continue
+        i += 1
+    if g[R_PAYMENT_ORDER] == 0:
+        A = _pay_with_notes(s, g, sc, d, c, A)
+        A = _pay_with_barrels(s, g, d, c, A)
+    else:
+        A = _pay_with_barrels(s, g, d, c, A)
+        A = _pay_with_notes(s, g, sc, d, c, A)
+    if A > 0:
+        write_note(s, d, c, A + g[R_NOTE_INTEREST])
+
+
+@njit(**STEP)
+def settle_store(s, g, d, amount):
+    """SETTLE_STORE(d, A, allow_note=true): a government debt (the duel fine)."""
+    barrels = s[S_BARRELS + d]
+    if barrels >= amount:
+        x = amount
+    else:
+        x = barrels if g[R_PART_PAYMENT] else 0
+    pay_store(s, d, x)
+    short = amount - x
+    if short > 0:
+        if g[R_STORE_NOTES]:
+            write_note(s, d, STORE, short + g[R_NOTE_INTEREST])
+        else:
+            add_missed_turns(s, g, d, short)
+
+
+@njit(**STEP)
+def redeem(s, i):
+    """REDEEM: the debtor pays the face to the holder (or the Store); the note is destroyed."""
+    b = s[S_O_NOTES] + NOTE_SIZE * i
+    d = s[b + N_DEBTOR]
+    h = s[b + N_HOLDER]
+    face = s[b + N_FACE]
+    if h == STORE:
+        pay_store(s, d, face)
+    else:
+        pay_player(s, d, h, face)
+    _destroy(s, i)
+
+
+@njit(**STEP)
+def redemption_order(s, sc, p):
+    """Indices of p's notes, smallest face first, ties oldest first, into ``sc``; their count."""
+    o = s[S_O_NOTES]
+    m = 0
+    for i in range(s[S_N_NOTES]):
+        b = o + NOTE_SIZE * i
+        if s[b + N_DEBTOR] == p:
+            face = s[b + N_FACE]
+            j = m
+            while j > 0 and s[o + NOTE_SIZE * sc[j - 1] + N_FACE] > face:
+                sc[j] = sc[j - 1]
+                j -= 1
+            sc[j] = i
+            m += 1
+    return m
+
+
+@njit(**STEP_INLINE)
+def _after_destroy(sc, k, m, i):
+    """Note ``i`` is gone: the later notes of the list ``sc[k+1:m]`` moved down one place."""
+    for j in range(k + 1, m):
+        if sc[j] > i:
+            sc[j] -= 1
+
+
+@njit(**STEP_INLINE)
+def redeem_any_time(s, g, sc):
+    """redeem_timing=any_time: every affordable note is bought back, seats from the active one."""
+    if g[R_REDEEM_ANY_TIME] == 0 or s[S_N_NOTES] == 0:
+        return
+    P = s[S_P]
+    o = s[S_O_NOTES]
+    changed = True
+    while changed:
+        changed = False
+        for k in range(P):
+            p = (s[S_ACTIVE] + k) % P
+            if s[S_NOWED + p] == 0:
+                continue
+            m = redemption_order(s, sc, p)
+            for j in range(m):
+                i = sc[j]
+                if s[S_BARRELS + p] >= s[o + NOTE_SIZE * i + N_FACE]:
+                    redeem(s, i)
+                    _after_destroy(sc, j, m, i)
+                    changed = True
+
+
+# ================================================================ setup (spec §3)
+
+
+@njit(**STEP)
+def take_tickets(s, g, p):
+    """The tickets for this player count: off the top of the deck, or the best remaining."""
+    for _ in range(g[G_TICKETS_EACH]):
+        n = s[S_TDECK_N]
+        if g[R_TICKET_ASSIGNMENT] == 1:
+            best = 0
+            for i in range(1, n):
+                k = s[S_TDECK + i]
+                kb = s[S_TDECK + best]
+                if g[G_TRENT + k] > g[G_TRENT + kb] or (
+                        g[G_TRENT + k] == g[G_TRENT + kb] and k < kb):
+                    best = i
+        else:
+            best = 0
+        k = s[S_TDECK + best]
+        for j in range(best, n - 1):
+            s[S_TDECK + j] = s[S_TDECK + j + 1]
+        s[S_TDECK_N] = n - 1
+        s[S_TOWNER + k] = p
+
+
+@njit(**STEP)
+def setup(s, g, rg, P, note_cap):
+    """Steps 1-8 of spec §3, with the draws in the order of the reference's docstring."""
+    n_cards = g[G_N_CARDS]
+    n_wl = g[G_N_WL]
+    n_cv = g[G_N_CV]
+    for i in range(S_HEADER):
+        s[i] = 0
+    s[S_P] = P
+    s[S_N_CARDS] = n_cards
+    s[S_NOTE_CAP] = note_cap
+    s[S_O_WL] = S_HEADER
+    s[S_O_CV] = S_HEADER + n_wl
+    s[S_O_PACK] = S_HEADER + n_wl + n_cv
+    s[S_O_HANDS] = s[S_O_PACK] + n_cards
+    s[S_O_NOTES] = s[S_O_HANDS] + MAXP * n_cards
+    s[S_WINNER] = -1
+    for p in range(MAXP):
+        s[S_ANN_ROUND + p] = NONE
+        s[S_ANN_TURN + p] = NONE
+        s[S_OFFER_SPELL + p] = -1
+    for k in range(N_TICKETS + 1):
+        s[S_TOWNER + k] = NONE
+    w = rg
+    # 3. Two starting cards each: the canonical 10-cards shuffled (in the pack region).
+    o = s[S_O_PACK]
+    n_tens = g[G_N_TENS]
+    for i in range(n_tens):
+        s[o + i] = g[g[G_O_TENS] + i]
+    _shuffle(w, s, o, n_tens)
+    n_dealt = STARTING_VOTE_CARDS * P
+    for i in range(n_dealt):
+        s[S_DEALT + i] = s[o + i]
+    for p in range(P):
+        for i in range(STARTING_VOTE_CARDS):
+            gain_card(s, g, p, s[S_DEALT + STARTING_VOTE_CARDS * p + i])
+    # 4. The rest of the pack in canonical order, shuffled.
+    n = 0
+    for c in range(n_cards):
+        dealt = False
+        for i in range(n_dealt):
+            if s[S_DEALT + i] == c:
+                dealt = True
+                break
+        if not dealt:
+            s[o + n] = c
+            n += 1
+    s[S_PACK_HEAD] = 0
+    s[S_PACK_N] = n
+    _shuffle(w, s, o, n)
+    # 5. Win/Lose, Court Verdict, Ticket of Leave cards.
+    o = s[S_O_WL]
+    for i in range(n_wl):
+        s[o + i] = g[g[G_O_WL0] + i]
+    if g[R_WL_IID] == 0:
+        _shuffle(w, s, o, n_wl)
+    o = s[S_O_CV]
+    for i in range(n_cv):
+        s[o + i] = g[g[G_O_CV0] + i]
+    _shuffle(w, s, o, n_cv)
+    for i in range(N_TICKETS):
+        s[S_TDECK + i] = i + 1
+    s[S_TDECK_N] = N_TICKETS
+    _shuffle(w, s, S_TDECK, N_TICKETS)
+    # 6. The Bond Store and its player.
+    s[S_STORE] = g[R_BOND_STORE_SUPPLY]
+    if s[S_STORE] == 0:
+        s[S_SPELL] = 1
+    seat = g[R_BOND_STORE_SEAT]
+    if seat == -1:
+        seat = rng_below(w, P)
+    s[S_BOND_SEAT] = seat
+    store_pays(s, g, seat, g[R_BOND_STORE_BONUS])
+    # Variation e: start higher, tickets dealt free.
+    start = g[R_STARTING_LEVEL]
+    if start > CONVICT:
+        for p in range(P):
+            take_tickets(s, g, p)
+            s[S_LEVEL + p] = start
+    s[S_ROUND] = 1
+
+
+# ================================================================ coup eligibility, Start
+
+
+@njit(**STEP_INLINE)
+def coup_eligible(s, g, p):
+    if g[R_COUP_REQUIRES_RC] and s[S_LEVEL + p] != RUM_CORPS:
+        return False
+    return s[S_VOTES + p] >= g[R_VOTES_FOR_COUP] and s[S_NOWED + p] == 0
+
+
+@njit(**STEP)
+def _major_takes_card(s, g, pol, rg, p):
+    """The major_income decision: True = 8 barrels + the top Vote card."""
+    code = int(pol[p, PO_CODE])
+    if code == RANDOM:
+        return _pbelow(rg, p, 2) == 1
+    ov = g[G_O_VVAL]
+    if g[R_VOTE_TOP_VISIBLE]:
+        return g[ov + _pack_top(s)] >= 10
+    o = s[S_O_PACK] + s[S_PACK_HEAD]
+    for i in range(s[S_PACK_N]):
+        if g[ov + s[o + i]] < 10:
+            return False
+    return True
+
+
+@njit(**STEP_INLINE)
+def on_pass_start(s, g, pol, rg, p):
+    """ON_PASS_START: count the pass (notes become transferable), then the level's income."""
+    s[S_PASSES + p] += 1
+    s[S_ROT + p] += 1
+    level = s[S_LEVEL + p]
+    major = s[S_MAJOR + p]
+    if level == RUM_CORPS and major and s[S_PACK_N] > 0:
+        if _major_takes_card(s, g, pol, rg, p):
+            store_pays(s, g, p, g[R_MAJOR_VOTE_BARRELS])
+            gain_card(s, g, p, _pack_pop(s))
+            return
+    if level == CONVICT:
+        income = g[R_INCOME_CONVICT]
+    elif level == TICKET_OF_LEAVE:
+        income = g[R_INCOME_TOL]
+    elif major:
+        income = g[R_INCOME_MAJOR]
+    else:
+        income = g[R_INCOME_CAPTAIN]
+    store_pays(s, g, p, income)
+
+
+# ================================================================ squares (spec §4.5)
+
+
+@njit(**STEP)
+def crime(s, g, pol, rg, p, c):
+    """Optional crime: WIN pays, LOSE goes to court (Go Free, Fine, Gaol)."""
+    code = int(pol[p, PO_CODE])
+    if code == RANDOM:
+        if not _yes(rg, p):
+            return
+    elif c > crime_limit(pol[p, PO_RISK]):
+        return
+    s[S_CRIMES] += 1
+    if draw_win_lose(s, g, pol, rg, p) == WIN:
+        amount = c if g[R_CRIME_WIN_AMOUNT] == -1 else g[R_CRIME_WIN_AMOUNT]
+        store_pays(s, g, p, amount)
+        return
+    verdict = draw_court_verdict(s, g)
+    if verdict == GO_FREE:
+        return
+    if verdict != FINE:
+        add_missed_turns(s, g, p, c)
+        return
+    barrels = s[S_BARRELS + p]
+    if barrels >= c:
+        pay_store(s, p, c)
+    elif g[R_FINE_UNPAID] == 0:
+        add_missed_turns(s, g, p, c)
+    else:
+        pay_store(s, p, barrels)
+        add_missed_turns(s, g, p, c - barrels)
+
+
+@njit(**STEP)
+def challenge(s, g, pol, rg, p):
+    """Optional challenge for challenge_stake votes against a player in turn order after p."""
+    need = max(g[R_CHALLENGE_MIN_VOTES], g[R_CHALLENGE_STAKE])
+    if s[S_VOTES + p] < need:
+        return
+    P = s[S_P]
+    same = g[R_CHALLENGE_TARGETS] == 1
+    level = s[S_LEVEL + p]
+    n_targets = 0
+    best = -1            # policies.leader over all targets
+    best_ann = -1        # ... over the announced ones
+    for k in range(1, P):
+        q = (p + k) % P
+        if s[S_VOTES + q] < need or (same and s[S_LEVEL + q] != level):
+            continue
+        n_targets += 1
+        if best < 0 or s[S_VOTES + q] > s[S_VOTES + best]:
+            best = q
+        if s[S_ANN_ROUND + q] != NONE and (best_ann < 0
+                                            or s[S_VOTES + q] > s[S_VOTES + best_ann]):
+            best_ann = q
+    if n_targets == 0:
+        return
+    code = int(pol[p, PO_CODE])
+    if code == RANDOM:
+        pick = _pbelow(rg, p, n_targets + 1)
+        if pick == 0:
+            return
+        q = -1
+        for k in range(1, P):
+            t = (p + k) % P
+            if s[S_VOTES + t] < need or (same and s[S_LEVEL + t] != level):
+                continue
+            pick -= 1
+            if pick == 0:
+                q = t
+                break
+    else:
+        if best_ann >= 0:
+            q = best_ann
+        else:
+            q = best
+            margin = 10 if code == THRESHOLD else 20
+            if not (s[S_VOTES + q] >= g[R_VOTES_FOR_COUP] - margin
+                    or (code == THRESHOLD and pol[p, PO_RISK] >= 0.5)):
+                return
+    s[S_CHALLENGES] += 1
+    stake = g[R_CHALLENGE_STAKE]
+    if draw_win_lose(s, g, pol, rg, p) == WIN:
+        hand_over_votes(s, g, q, p, stake)
+    else:
+        hand_over_votes(s, g, p, q, stake)
+
+
+@njit(**STEP)
+def buy_vote_cards(s, g, pol, rg, p):
+    """Optional purchase of the top Vote card with barrels only (no notes)."""
+    ov = g[G_O_VVAL]
+    op = g[G_O_VPRICE]
+    code = int(pol[p, PO_CODE])
+    visible = g[R_VOTE_TOP_VISIBLE] != 0
+    for _ in range(g[R_MAX_VOTE_BUYS]):
+        n = s[S_PACK_N]
+        if n == 0:
+            return
+        card = _pack_top(s)
+        price = g[op + card]
+        if visible:
+            affordable = s[S_BARRELS + p] >= price
+        else:
+            o = s[S_O_PACK] + s[S_PACK_HEAD]
+            most = 0
+            for i in range(n):
+                x = g[op + s[o + i]]
+                if x > most:
+                    most = x
+            affordable = s[S_BARRELS + p] >= most
+        if not affordable:
+            return
+        if code == RANDOM:
+            if not _yes(rg, p):
+                return
+        elif visible:
+            if not buys(price, g[ov + card], pol[p, PO_RISK]):
+                return
+        else:
+            o = s[S_O_PACK] + s[S_PACK_HEAD]
+            sum_price = 0
+            sum_value = 0
+            for i in range(n):
+                sum_price += g[op + s[o + i]]
+                sum_value += g[ov + s[o + i]]
+            if not buys(sum_price, sum_value, pol[p, PO_RISK]):
+                return
+        pay_store(s, p, price)
+        _pack_pop(s)
+        gain_card(s, g, p, card)
+
+
+@njit(**STEP)
+def promotion(s, g, pol, rg, p):
+    """A Captain may become Major."""
+    cost = g[R_PROMOTION_COST]
+    if s[S_LEVEL + p] != RUM_CORPS or s[S_MAJOR + p] or s[S_BARRELS + p] < cost:
+        return
+    if int(pol[p, PO_CODE]) == RANDOM and not _yes(rg, p):
+        return
+    pay_store(s, p, cost)
+    s[S_MAJOR + p] = 1
+
+
+@njit(**STEP)
+def duel(s, g, pol, rg, p):
+    """Mandatory Win/Lose: WIN is a fine owed to the Store, LOSE missed turns."""
+    if draw_win_lose(s, g, pol, rg, p) == WIN:
+        settle_store(s, g, p, g[R_DUEL_FINE])
+    else:
+        add_missed_turns(s, g, p, g[R_DUEL_MISSED_TURNS])
+
+
+@njit(**STEP_INLINE)
+def s8_resolve(s, g, pol, rg, sc, p):
+    """S8: the square landed on."""
+    at = s[S_LEVEL + p] * MAX_BOARD + s[S_POS + p]
+    kind = g[G_KIND + at]
+    value = g[G_VALUE + at]
+    if kind == GD:
+        store_pays(s, g, p, value)
+    elif kind == CR:
+        crime(s, g, pol, rg, p, value)
+    elif kind == CH:
+        challenge(s, g, pol, rg, p)
+    elif kind == MF:
+        add_missed_turns(s, g, p, value)
+    elif kind == OC:
+        holder = s[S_TOWNER + value]
+        if holder != NONE and holder != p:
+            settle(s, g, sc, p, holder, g[G_RENT + at])
+    elif kind == BV:
+        buy_vote_cards(s, g, pol, rg, p)
+    elif kind == PR:
+        promotion(s, g, pol, rg, p)
+    elif kind == DU:
+        duel(s, g, pol, rg, p)
+    elif kind == BO:
+        if g[R_BONUS_SHUFFLES]:
+            shuffle_decks(s, g, rg)
+        store_pays(s, g, p, value)
+    elif kind == START_SQUARE:
+        store_pays(s, g, p, g[R_EXACT_START_BONUS])
+
+
+# ================================================================ the turn (spec §4.3)
+
+
+@njit(**STEP_INLINE)
+def s2_redemption(s, g, pol, rg, sc, p):
+    """S2: buy back own notes (smallest face first)."""
+    if g[R_REDEEM_ANY_TIME]:
+        redeem_any_time(s, g, sc)
+        return
+    if s[S_NOWED + p] == 0:
+        return
+    o = s[S_O_NOTES]
+    random = int(pol[p, PO_CODE]) == RANDOM
+    m = redemption_order(s, sc, p)
+    for j in range(m):
+        i = sc[j]
+        if s[S_BARRELS + p] >= s[o + NOTE_SIZE * i + N_FACE] and (not random or _yes(rg, p)):
+            redeem(s, i)
+            _after_destroy(sc, j, m, i)
+
+
+@njit(**STEP)
+def s2_vote_trade(s, g, pol, rg, p):
+    """allow_vote_trading (§4.12): one offer to one player at the card's printed price."""
+    P = s[S_P]
+    op = g[G_O_VPRICE]
+    ov = g[G_O_VVAL]
+    n = 0
+    for k in range(1, P):
+        q = (p + k) % P
+        for side in range(2):           # asks (q's cards) then offers (p's cards)
+            holder = q if side == 0 else p
+            payer = p if side == 0 else q
+            for value in (5, 10):
+                i = _oldest(s, g, holder, value)
+                if i < 0:
+                    continue
+                card = s[_hand(s, holder) + i]
+                price = g[op + card]
+                if s[S_BARRELS + payer] >= price:
+                    b = S_OFFERS + 4 * n
+                    s[b] = side
+                    s[b + 1] = q
+                    s[b + 2] = card
+                    s[b + 3] = price
+                    n += 1
+    if n == 0:
+        return
+    code = int(pol[p, PO_CODE])
+    pick = -1
+    if code == RANDOM:
+        pick = _pbelow(rg, p, n + 1) - 1
+    else:
+        risk = pol[p, PO_RISK]
+        if s[S_VOTES + p] >= g[R_VOTES_FOR_COUP]:
+            return
+        if g[R_COUP_REQUIRES_RC] and s[S_LEVEL + p] != RUM_CORPS:
+            return
+        for j in range(n):
+            b = S_OFFERS + 4 * j
+            if s[b] != 0 or s[S_LEVEL + s[b + 1]] == RUM_CORPS:
+                continue
+            value = g[ov + s[b + 2]]
+            if not buys(s[b + 3], value, risk):
+                continue
+            if pick < 0:
+                pick = j
+            else:
+                bb = S_OFFERS + 4 * pick
+                best_value = g[ov + s[bb + 2]]
+                if value > best_value or (value == best_value and s[b + 3] < s[bb + 3]):
+                    pick = j
+    if pick < 0:
+        return
+    b = S_OFFERS + 4 * pick
+    kind = s[b]
+    q = s[b + 1]
+    card = s[b + 2]
+    price = s[b + 3]
+    value = g[ov + card]
+    qcode = int(pol[q, PO_CODE])
+    if qcode == RANDOM:
+        accepted = _yes(rg, q)
+    elif kind == 0:
+        margin = 10 if qcode == THRESHOLD else 20
+        accepted = (s[S_LEVEL + q] != RUM_CORPS
+                    and s[S_VOTES + p] + value < g[R_VOTES_FOR_COUP] - margin)
+    else:
+        accepted = s[S_LEVEL + q] == RUM_CORPS and buys(price, value, pol[q, PO_RISK])
+    if not accepted:
+        return
+    if kind == 0:
+        seller = q
+        buyer = p
+    else:
+        seller = p
+        buyer = q
+    h = _hand(s, seller)
+    for i in range(s[S_NCARDS + seller]):
+        if s[h + i] == card:
+            _move_card_at(s, g, seller, i, buyer)
+            break
+    pay_player(s, buyer, seller, price)
+
+
+@njit(**STEP)
+def attempt_coup(s, g, pol, rg, p):
+    s[S_COUPS] += 1
+    if draw_win_lose(s, g, pol, rg, p) == WIN:
+        s[S_WINNER] = p
+        return True
+    return_coup_votes(s, g, rg, p)
+    s[S_ANN_ROUND + p] = NONE
+    s[S_ANN_TURN + p] = NONE
+    return g[R_COUP_ENDS_TURN] != 0
+
+
+@njit(**STEP_INLINE)
+def s3_coup_window(s, g, pol, rg, p):
+    """S3: attempt an announced coup when due (or lapse it). True if the turn ends here."""
+    delay = g[R_COUP_DELAY]
+    if delay == 2:
+        if not coup_eligible(s, g, p):
+            return False
+        if int(pol[p, PO_CODE]) == RANDOM and not _yes(rg, p):
+            return False
+    else:
+        ann = s[S_ANN_ROUND + p]
+        if ann == NONE:
+            return False
+        if delay == 0:
+            due = ann < s[S_ROUND]
+        else:
+            due = s[S_ANN_TURN + p] < s[S_TURN_ID]
+        if not due:
+            return False
+        if not coup_eligible(s, g, p):
+            s[S_ANN_ROUND + p] = NONE
+            s[S_ANN_TURN + p] = NONE
+            return False
+    return attempt_coup(s, g, pol, rg, p)
+
+
+@njit(**STEP_INLINE)
+def s4_level_up(s, g, pol, rg, p):
+    """S4: move up (optional), at most max_level_ups_per_turn levels."""
+    random = int(pol[p, PO_CODE]) == RANDOM
+    for _ in range(g[R_MAX_LEVEL_UPS]):
+        level = s[S_LEVEL + p]
+        barrels = s[S_BARRELS + p]
+        if (level == CONVICT and barrels >= g[R_TICKET_COST]
+                and s[S_ROT + p] >= g[R_NON_PAROLE]):
+            if random and not _yes(rg, p):
+                return
+            cost = barrels if g[R_TICKET_COST_MODE] == 1 else g[R_TICKET_COST]
+            pay_store(s, p, cost)
+            take_tickets(s, g, p)
+        elif (level == TICKET_OF_LEAVE and barrels >= g[R_COMMISSION_COST]
+              and s[S_ROT + p] >= g[R_TOL_MIN_ROTATIONS] and s[S_NOWED + p] == 0):
+            if random and not _yes(rg, p):
+                return
+            pay_store(s, p, g[R_COMMISSION_COST])
+        else:
+            return
+        s[S_LEVEL + p] = level + 1
+        s[S_POS + p] = 0
+        s[S_ROT + p] = 0
+
+
+@njit(**STEP_INLINE)
+def s5_store_shortage(s, g, pol, rg, p):
+    """S5: while the Store is empty, a Rum Corps officer may buy the top Vote card."""
+    sale = g[R_STORE_EMPTY_SALE]
+    price = g[R_STORE_EMPTY_PRICE]
+    if (sale == 2 or s[S_STORE] != 0 or s[S_LEVEL + p] != RUM_CORPS
+            or s[S_BARRELS + p] < price or s[S_PACK_N] == 0):
+        return
+    if sale == 1:
+        if s[S_OFFER_SPELL + p] == s[S_SPELL]:
+            return
+        s[S_OFFER_SPELL + p] = s[S_SPELL]
+    if int(pol[p, PO_CODE]) == RANDOM and not _yes(rg, p):
+        return
+    pay_store(s, p, price)
+    gain_card(s, g, p, _pack_pop(s))
+
+
+@njit(**STEP_INLINE)
+def s9_announce(s, g, pol, rg, p):
+    """S9: an eligible player without an announcement may announce a coup."""
+    if g[R_COUP_DELAY] == 2 or s[S_ANN_ROUND + p] != NONE:
+        return
+    if not coup_eligible(s, g, p):
+        return
+    if int(pol[p, PO_CODE]) == RANDOM and not _yes(rg, p):
+        return
+    s[S_ANN_ROUND + p] = s[S_ROUND]
+    s[S_ANN_TURN + p] = s[S_TURN_ID]
+
+
+@njit(**STEP_INLINE)
+def take_turn(s, g, pol, rg, sc, p, skip_s1):
+    """One pass through S1-S9; returns T_PLAYED | T_DOUBLES | T_PENALISED bits."""
+    s[S_TURN_ID] += 1
+    s[S_ACTIVE] = p
+    s[S_MARKERS_GAINED] = 0
+    # S1
+    if not skip_s1 and s[S_MISSED + p] > 0:
+        s[S_MISSED + p] -= 1
+        if not (g[R_SNEAK_ON] and rng_uniform(rg) < pol[MAXP, F_SNEAK_PROBABILITY]):
+            return 0
+    s[S_TURNS] += 1
+    s2_redemption(s, g, pol, rg, sc, p)
+    if g[R_VOTE_TRADING]:
+        s2_vote_trade(s, g, pol, rg, p)
+    if s3_coup_window(s, g, pol, rg, p) or s[S_WINNER] >= 0:
+        return T_PLAYED | (T_PENALISED if s[S_MARKERS_GAINED] else 0)
+    s4_level_up(s, g, pol, rg, p)
+    if s[S_STORE] == 0:
+        s5_store_shortage(s, g, pol, rg, p)
+    redeem_any_time(s, g, sc)
+    w = rg
+    d1 = 1 + rng_below(w, 6)
+    d2 = 1 + rng_below(w, 6)
+    # S7
+    level = s[S_LEVEL + p]
+    L = g[G_BLEN + level]
+    new = s[S_POS + p] + d1 + d2
+    if g[R_START_LANDING_PASS]:
+        passes = new >= L
+    else:
+        passes = new > L
+    s[S_POS + p] = new - L if new >= L else new
+    if passes:
+        on_pass_start(s, g, pol, rg, p)
+    redeem_any_time(s, g, sc)
+    s8_resolve(s, g, pol, rg, sc, p)
+    redeem_any_time(s, g, sc)
+    s9_announce(s, g, pol, rg, p)
+    out = T_PLAYED
+    if d1 == d2:
+        out |= T_DOUBLES
+    if s[S_MARKERS_GAINED]:
+        out |= T_PENALISED
+    return out
+
+
+@njit(**STEP)
+def play_seat(s, g, pol, rg, sc, p):
+    """A seat's turn and the free turns its doubles earn (S10)."""
+    chain = 0
+    skip_s1 = False
+    max_doubles = g[R_MAX_DOUBLES]
+    while True:
+        res = take_turn(s, g, pol, rg, sc, p, skip_s1)
+        if s[S_WINNER] >= 0 or not (res & T_DOUBLES) or s[S_OVERFLOW]:
+            return
+        chain += 1
+        if max_doubles and chain >= max_doubles:
+            return
+        if chain >= DOUBLES_CHAIN_CAP:
+            s[S_CAP_HITS] += 1
+            return
+        skip_s1 = False
+        if res & T_PENALISED:
+            mode = g[R_DOUBLES_AFTER_PENALTY]
+            if mode == 0:
+                return
+            if mode == 1:
+                s[S_MISSED + p] -= 1
+                return
+            skip_s1 = True
+
+
+@njit(**STEP)
+def progress_score(s, p):
+    """1000 * stage + 10 * votes + net barrels (spec §5)."""
+    stage = 3 if s[S_WINNER] == p else s[S_LEVEL + p]
+    net = s[S_BARRELS + p]
+    o = s[S_O_NOTES]
+    for i in range(s[S_N_NOTES]):
+        b = o + NOTE_SIZE * i
+        if s[b + N_HOLDER] == p:
+            net += s[b + N_FACE]
+        if s[b + N_DEBTOR] == p:
+            net -= s[b + N_FACE]
+    return 1000 * stage + 10 * s[S_VOTES + p] + net
+
+
+@njit(**STEP)
+def play_one(s, g, pol, rg, sc, P, seed, game, note_cap, out, row):
+    """Game ``game`` of ``seed``: play it in ``s`` and write its outcome to ``out[row]``.
+
+    Returns False when the notes region overflowed (the row is then not valid).
+    """
+    for p in range(P):
+        rng_seed(rg, seed, game, POLICY + p)
+        for k in range(4):
+            rg[4 + 4 * p + k] = rg[k]
+    rng_seed(rg, seed, game, WORLD)
+    setup(s, g, rg, P, note_cap)
+    max_rounds = g[R_MAX_ROUNDS]
+    while True:
+        for p in range(P):
+            play_seat(s, g, pol, rg, sc, p)
+            if s[S_WINNER] >= 0 or s[S_OVERFLOW]:
+                break
+        if s[S_WINNER] >= 0 or s[S_OVERFLOW]:
+            break
+        if s[S_ROUND] >= max_rounds:
+            s[S_CAPPED] = 1
+            break
+        s[S_ROUND] += 1
+    if s[S_OVERFLOW]:
+        return False
+    # the outcome row (reference.outcome)
+    out[row, 0] = game
+    out[row, 1] = P
+    c = 2
+    winner = s[S_WINNER]
+    best = -(1 << 62)
+    n_best = 0
+    for p in range(P):
+        score = progress_score(s, p)
+        out[row, c + P + p] = score
+        if score > best:
+            best = score
+            n_best = 1
+        elif score == best:
+            n_best += 1
+    for p in range(P):
+        if winner >= 0:
+            out[row, c + p] = 1.0 if winner == p else 0.0
+        elif s[S_CAPPED] and g[R_CAP_PROGRESS]:
+            out[row, c + p] = 1.0 / n_best if out[row, c + P + p] == best else 0.0
+        else:
+            out[row, c + p] = 0.0
+    c += 2 * P
+    for p in range(P):
+        out[row, c + p] = s[S_LEVEL + p]
+        out[row, c + P + p] = s[S_VOTES + p]
+    c += 2 * P
+    out[row, c] = s[S_ROUND]
+    out[row, c + 1] = s[S_TURNS]
+    out[row, c + 2] = s[S_COUPS]
+    out[row, c + 3] = s[S_CHALLENGES]
+    out[row, c + 4] = s[S_CRIMES]
+    out[row, c + 5] = s[S_NOTES_WRITTEN]
+    out[row, c + 6] = s[S_RAN_OUT]
+    out[row, c + 7] = s[S_CAPPED]
+    out[row, c + 8] = s[S_BOND_SEAT]
+    out[row, c + 9] = s[S_CAP_HITS]
+    return True
+
+
+@njit(cache=True, parallel=True)
+def _play_many(g, pol, P, seed, games, n_blocks, note_cap, size, out, ok):
+    """Play game ``games[j]`` into ``out[j]`` for every j; ``ok[j]`` = 0 if it overflowed."""
+    n_games = games.shape[0]
+    for b in prange(n_blocks):
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
+        s_own = np.empty(size, dtype=np.int64)
+        sc_own = np.empty(note_cap + 1, dtype=np.int64)
+        rg_own = np.empty(4 * (1 + MAXP), dtype=np.uint64)
+        # Owner-less views (module docstring, "Speed"); the owners live to the end of the block.
+        s = _raw_i64(s_own)
+        sc = _raw_i64(sc_own)
+        rg = _raw_u64(rg_own)
+        gv = _raw_i64(g)
+        pv = _raw_f64(pol)
+        ov = _raw_f64(out)
+        for j in range(lo, hi):
+            ok[j] = play_one(s, gv, pv, rg, sc, P, seed, np.uint64(games[j]), note_cap,
+                             ov, j)
+        s_own[0] = sc_own[0] + np.int64(rg_own[0] & np.uint64(1))
+
+
+def play_many(rules, policies, players: int, seed: int, first_game: int,
+              n_games: int) -> np.ndarray:
+    """Games first_game .. first_game + n_games - 1 of ``seed`` as float64 outcome rows.
+
+    Columns as ``engines.rum_rebellion.GAME.columns(players)``; row j is game
+    first_game + j and equals ``reference.play(rules, policies, players, seed, game)``.
+    Each game is seeded from (seed, game) alone, so the rows do not depend on
+    how the games are split into calls or threads.
+    """
+    players = int(players)
+    if len(policies) != players:
+        raise RulesError(f"{len(policies)} policies given for {players} players")
+    rules.check_players(players)
+    n_games = int(n_games)
+    n_cols = 2 + 4 * players + 10
+    out = np.empty((n_games, n_cols), dtype=np.float64)
+    if n_games <= 0:
+        return out
+    g = encode_static(rules, players)
+    pol = encode_pol(rules, policies)
+    seed64 = np.uint64(int(seed) & ((1 << 64) - 1))
+    games = np.arange(int(first_game), int(first_game) + n_games, dtype=np.int64)
+    rows = np.arange(n_games)
+    note_cap = NOTE_CAP
+    # Rarely a game needs more notes than the region holds: replay just those, larger.
+    while rows.size:
+        part = np.empty((rows.size, n_cols), dtype=np.float64)
+        ok = np.zeros(rows.size, dtype=np.bool_)
+        n_blocks = min(int(rows.size), 8 * get_num_threads())
+        _play_many(g, pol, np.int64(players), seed64, games[rows], np.int64(n_blocks),
+                   np.int64(note_cap), np.int64(state_size(g, note_cap)), part, ok)
+        out[rows[ok]] = part[ok]
+        rows = rows[~ok]
+        note_cap *= 4
+    return out

@@ -1,0 +1,275 @@
+"""Rum Rebellion: the Numba fast path (``engine.play_many``) equals the reference path game for game.
+
+Every column of every game must be identical to ``reference.play`` for the
+same rules, per-seat policies, seed and game index: across P = 2..6, the
+three policies and mixes of them (with several risk values), every preset,
+the non-default value of every house rule and of every other rule option
+(``test_every_rule_option_is_exercised`` keeps that list complete), and
+capped games. Rows must not depend on the thread count, on how the games are
+split into calls, or on the fast path's replay of games whose promissory
+notes outgrow its first notes region.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numba
+import numpy as np
+import pytest
+
+from engines._rules import RulesError
+from engines.rum_rebellion import GAME, engine
+from engines.rum_rebellion import reference as ref
+from engines.rum_rebellion.rules import Rules
+
+
+def assert_same(rules, policy_text, players, seed, games, first=0):
+    """Play games first .. first + games - 1 both ways; every column must match exactly."""
+    policies = GAME.seat_policies(policy_text, players)
+    fast = engine.play_many(rules, policies, players, seed, first, games)
+    columns = GAME.column_names(players)
+    assert fast.shape == (games, len(columns))
+    for j in range(games):
+        row = ref.play(rules, policies, players, seed, first + j)
+        diff = [(c, row[c], fast[j, k]) for k, c in enumerate(columns) if row[c] != fast[j, k]]
+        assert not diff, f"game {first + j} ({policy_text}, P={players}): (column, ref, fast) {diff}"
+    return fast
+
+
+# ---------------------------------------------------------------- player counts and policies
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("policy", ["random", "threshold", "blocker"])
+def test_default_rules_every_player_count_and_policy(players, policy):
+    fast = assert_same(Rules(), policy, players, 100 + players, 70)
+    cols = GAME.column_names(players)
+    assert fast[:, cols.index("coups_attempted")].sum() >= 70   # real games, all won
+    assert fast[:, cols.index("capped")].sum() == 0
+
+
+@pytest.mark.parametrize(("players", "mix"), [
+    (2, "random,blocker"),
+    (2, "threshold:risk=1,threshold:risk=0"),
+    (3, "random,threshold,blocker:risk=0.75"),
+    (4, "threshold:risk=0,threshold:risk=1,blocker,random"),
+    (4, "threshold:risk=0.3,blocker:risk=0.9,threshold:risk=0.49,blocker:risk=0"),
+    (5, "blocker,random,threshold:risk=0.2,random,threshold"),
+    (6, "random,random,threshold,blocker,threshold:risk=0.9,blocker:risk=0"),
+])
+def test_policy_mixes(players, mix):
+    assert_same(Rules(), mix, players, 11, 60)
+
+
+# ---------------------------------------------------------------- presets
+
+
+@pytest.mark.parametrize("preset", Rules.preset_names())
+def test_presets(preset):
+    rules = Rules.from_overrides(preset=preset)
+    for players, policy in ((2, "threshold"), (3, "random,threshold,blocker"), (4, "random"),
+                            (5, "threshold,blocker,random,threshold,random"), (6, "blocker")):
+        assert_same(rules, policy, players, 5, 14)
+
+
+# ---------------------------------------------------------------- house rules and other options
+
+HOUSE_RULES = [
+    {"side_bet_stake": 1},
+    {"side_bet_stake": 3, "win_lose_after_draw": "iid"},
+    {"allow_vote_trading": True},
+    {"allow_vote_trading": True, "votes_for_coup": 75, "challenge_min_votes": 30},
+    {"max_consecutive_doubles": 1},
+    {"max_consecutive_doubles": 3},
+    {"sneak_turn_probability": 0.3},
+    {"sneak_turn_probability": 1.0},
+    {"exact_start_bonus": 4},
+    {"coup_delay": "next_turn_any"},
+    {"coup_delay": "none"},
+]
+
+OTHER_OPTIONS = [
+    {"ticket_cost": 2, "commission_cost": 5},
+    {"lose_cards_removed": 11, "gaol_cards_removed": 4, "fine_cards_removed": 1},
+    {"votes_for_coup": 20},
+    {"starting_level": "ticket_of_leave", "ticket_assignment": "choose"},
+    {"starting_level": "rum_corps", "tickets_per_player": 1},
+    {"bond_store_supply": "unlimited"},
+    {"bond_store_supply": 0, "max_rounds": 60},
+    {"bond_store_supply": 30, "store_shortfall": "pay_nothing", "max_rounds": 60},
+    {"bond_store_supply": 40, "store_empty_vote_sale": "once_per_event", "max_rounds": 60},
+    {"bond_store_supply": 40, "store_empty_vote_sale": "off", "max_rounds": 60},
+    {"bond_store_supply": 50, "store_empty_vote_price": 3, "max_rounds": 80},
+    {"bond_store_seat": 1, "bond_store_bonus": 5},
+    {"bond_store_seat": 0, "bond_store_bonus": 0},
+    {"income_convict": 1, "income_ticket_of_leave": 2, "income_captain": 3, "income_major": 6,
+     "major_vote_option_barrels": 1},
+    {"start_landing_counts_as_pass": False},
+    {"non_parole_rotations": 0, "tol_min_rotations": 2},
+    {"non_parole_rotations": 3},
+    {"ticket_cost_mode": "all_barrels"},
+    {"tickets_per_player": 1},
+    {"ticket_assignment": "choose"},
+    {"max_level_ups_per_turn": 2, "non_parole_rotations": 0},
+    {"win_cards": 6, "lose_cards": 18, "go_free_cards": 1, "fine_cards": 7, "gaol_cards": 2},
+    {"win_cards": 30, "lose_cards": 2, "go_free_cards": 0},
+    {"win_lose_after_draw": "iid"},
+    {"bonus_shuffles_decks": False},
+    {"fine_unpaid": "part_pay_then_gaol"},
+    {"crime_win_amount": 6},
+    {"crime_win_amount": 0},
+    {"challenge_stake": 20, "challenge_min_votes": 30},
+    {"challenge_min_votes": 0},
+    {"challenge_targets": "same_level"},
+    {"vote_model": "points"},
+    {"vote_model": "points", "coup_fail_votes_lost": "all", "challenge_stake": 5},
+    {"vote_model": "points", "challenge_stake": 15, "votes_for_coup": 43},
+    {"vote_pack": (10, 7, 40, 5, 2, 30)},
+    {"vote_pack": (5, 1, 3, 10, 20, 14, 5, 9, 2), "votes_for_coup": 33},
+    {"vote_top_visible": False},
+    {"vote_top_visible": False, "vote_pack": (10, 6, 30, 10, 9, 10)},
+    {"max_vote_buys_per_landing": 3},
+    {"promotion_cost": 5},
+    {"duel_fine": 25, "duel_missed_turns": 4},
+    {"duel_fine": 0, "duel_missed_turns": 0},
+    {"note_interest": 3},
+    {"note_interest": 0},
+    {"part_payment_before_note": False},
+    {"payment_order": "barrels_first"},
+    {"note_interest_on_transfer": True},
+    {"store_notes": False},
+    {"coup_requires_rum_corps": False, "votes_for_coup": 40},
+    {"coup_attempt_ends_turn": False},
+    {"coup_fail_votes_lost": "all"},
+    {"votes_for_coup": 57},     # not a multiple of 5: overpayment and change (§4.8)
+    {"redeem_timing": "any_time"},
+    {"redeem_timing": "any_time", "payment_order": "barrels_first", "note_interest": 2},
+    {"missed_turn_markers_limit": 4},
+    {"missed_turn_markers_limit": 0},
+    {"doubles_after_penalty": "consume_marker"},
+    {"doubles_after_penalty": "take_anyway", "sneak_turn_probability": 0.1},
+    {"votes_for_coup": 480, "max_rounds": 50, "cap_resolution": "progress"},
+    {"votes_for_coup": 200, "max_rounds": 50},
+    {"board_rum_corps": ("START", "BV", "DU", "PR", "CH", "OC1", "BV", "DU", "PL", "CH", "BV",
+                         "PR", "MF2", "GD3"),
+     "occupation_rents": (2, 2, 3, 3, 4, 4, 2, 3, 3, 4, 4, 5, 7)},
+    {"board_convict": ("START", "GD1", "CR1", "BV", "CH", "OC2", "MF1", "CR6", "GD1", "BO2",
+                       "DU", "PR"),
+     "occupation_rents": (9, 2, 2, 3, 3, 4, 4, 2, 3, 3, 4, 4, 5), "max_rounds": 150},
+    {"board_ticket_of_leave": ("START", "OC1", "OC2", "OC3", "OC4", "OC5", "OC6", "BO0",
+                               "CR9", "MF1", "CH", "PL", "GD0"),
+     "occupation_rents": (1, 2, 3, 4, 5, 6)},
+]
+
+
+def _ids(overrides):
+    return ",".join(f"{k}={v}" for k, v in overrides.items())[:70]
+
+
+def _seat_sets(overrides):
+    players = 2 if overrides.get("tickets_per_player") == 3 else 4
+    return ((players, "threshold"), (5, "random"), (3, "blocker,random,threshold"),
+            (6, "random,threshold:risk=1,blocker,threshold:risk=0,random,blocker:risk=0.9"))
+
+
+@pytest.mark.parametrize("overrides", HOUSE_RULES, ids=_ids)
+def test_house_rules(overrides):
+    rules = Rules.from_overrides(overrides)
+    for players, policy in _seat_sets(overrides):
+        assert_same(rules, policy, players, 23, 20)
+
+
+@pytest.mark.parametrize("overrides", OTHER_OPTIONS, ids=_ids)
+def test_other_options(overrides):
+    rules = Rules.from_overrides(overrides)
+    for players, policy in _seat_sets(overrides):
+        assert_same(rules, policy, players, 29, 8)
+
+
+def test_every_rule_option_is_exercised():
+    named = {key for group in (HOUSE_RULES, OTHER_OPTIONS) for o in group for key in o}
+    named |= {key for name in Rules.preset_names() for key in Rules.PRESETS[name][1]}
+    missing = {f.name for f in dataclasses.fields(Rules)} - named
+    assert not missing, f"rule options without an equivalence test: {sorted(missing)}"
+
+
+def test_capped_games_and_progress_wins_match():
+    rules = Rules(votes_for_coup=480, max_rounds=50, cap_resolution="progress")
+    fast = assert_same(rules, "threshold", 3, 4, 6)
+    cols = GAME.column_names(3)
+    assert (fast[:, cols.index("capped")] == 1).all()
+    assert np.allclose(fast[:, [cols.index(f"win_{p}") for p in range(3)]].sum(axis=1), 1.0)
+
+
+def test_a_game_replayed_for_a_larger_notes_region_is_unchanged(monkeypatch):
+    # Games whose notes outgrow the fast path's first notes region are replayed with a
+    # larger one; with a region of one note nearly every game takes that path.
+    rules = Rules(redeem_timing="start_of_turn")
+    policies = GAME.seat_policies("random", 6)
+    before = engine.play_many(rules, policies, 6, 3, 0, 40)
+    monkeypatch.setattr(engine, "NOTE_CAP", 1)
+    after = engine.play_many(rules, policies, 6, 3, 0, 40)
+    cols = GAME.column_names(6)
+    assert before[:, cols.index("notes_written")].max() > 4
+    np.testing.assert_array_equal(before, after)
+    assert_same(rules, "random", 6, 3, 15)
+
+
+# ---------------------------------------------------------------- threads and chunking
+
+
+@pytest.fixture
+def restore_threads():
+    before = numba.get_num_threads()
+    yield
+    numba.set_num_threads(before)
+
+
+def test_rows_do_not_depend_on_the_thread_count(restore_threads):
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread only")
+    policies = GAME.seat_policies("random,threshold,blocker,threshold:risk=0.8", 4)
+    rules = Rules(side_bet_stake=1, allow_vote_trading=True)
+    numba.set_num_threads(1)
+    one = engine.play_many(rules, policies, 4, 77, 1000, 3000)
+    numba.set_num_threads(2)
+    two = engine.play_many(rules, policies, 4, 77, 1000, 3000)
+    np.testing.assert_array_equal(one, two)
+
+
+def test_rows_do_not_depend_on_chunking():
+    policies = GAME.seat_policies("blocker,random,threshold", 3)
+    rules = Rules()
+    whole = engine.play_many(rules, policies, 3, 9, 0, 500)
+    pieces = [engine.play_many(rules, policies, 3, 9, lo, hi - lo)
+              for lo, hi in ((0, 1), (1, 38), (38, 260), (260, 261), (261, 500))]
+    np.testing.assert_array_equal(whole, np.concatenate(pieces))
+    assert (whole[:, 0] == np.arange(500)).all()
+    assert engine.play_many(rules, policies, 3, 9, 0, 0).shape == (0, len(GAME.columns(3)))
+
+
+def test_seeds_differ_and_large_seeds_and_game_indices_work():
+    policies = GAME.seat_policies("threshold", 4)
+    a = engine.play_many(Rules(), policies, 4, 1, 0, 50)
+    b = engine.play_many(Rules(), policies, 4, 2, 0, 50)
+    assert not np.array_equal(a[:, 1:], b[:, 1:])
+    assert_same(Rules(), "random,threshold", 2, 2**63 + 12345, 5, first=10**12)
+
+
+# ---------------------------------------------------------------- the API's checks
+
+
+def test_the_fast_path_is_the_games_declared_fast_path():
+    policies = GAME.seat_policies("threshold", 5)
+    np.testing.assert_array_equal(GAME.fast(Rules(), policies, 5, 3, 7, 20),
+                                  engine.play_many(Rules(), policies, 5, 3, 7, 20))
+
+
+def test_bad_policy_count_and_player_dependent_rules_are_user_errors():
+    with pytest.raises(RulesError, match="policies"):
+        engine.play_many(Rules(), GAME.seat_policies("threshold", 3), 4, 1, 0, 5)
+    with pytest.raises(RulesError, match="bond_store_seat"):
+        engine.play_many(Rules(bond_store_seat=4), GAME.seat_policies("threshold", 3), 3, 1, 0, 5)
+    with pytest.raises(RulesError, match="tickets_per_player"):
+        engine.play_many(Rules(tickets_per_player=2), GAME.seat_policies("random", 4), 4, 1, 0, 5)
