@@ -42,6 +42,9 @@ _REGISTRY = (
     Analysis("seats", "analyses.seats:seat_advantage",
              "seat (turn-order) advantage: win share per seat with intervals, the gap from 1/P, "
              "a chi-square test of equal seats and a verdict within a margin"),
+    Analysis("variants", "analyses.variants:compare",
+             "rule variants against the base rules on the same games: game length, capped "
+             "games, seat shares, first-player edge and score spread, as paired differences"),
 )
 
 ANALYSES: dict[str, Analysis] = {a.name: a for a in _REGISTRY}

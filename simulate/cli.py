@@ -393,6 +393,113 @@ def _check_csv_out(out: Path | None) -> None:
         raise UserError(f"--out '{out}': folder '{out.parent}' does not exist")
 
 
+# ---------------------------------------------------------------- variants
+
+
+@app.command()
+def variants(
+    game: GameArg,
+    preset_: Annotated[list[str] | None, typer.Option(
+        "--preset", help="a preset to compare with the base rules (repeatable)")] = None,
+    rule: Annotated[list[str] | None, typer.Option(
+        "--rule", help="a single rule change key=value to compare (repeatable; each is its "
+                       "own variant)")] = None,
+    variants_file: Annotated[Path | None, typer.Option(
+        "--variants-file", help="TOML file of named variants: [name] then key = value lines "
+                                "(optionally preset = 'NAME')")] = None,
+    base_preset: Annotated[str | None, typer.Option(
+        "--base-preset", help="preset of the base rules (default: the defaults)")] = None,
+    n: GamesOpt = "100_000",
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    details: Annotated[bool, typer.Option("--details", help="every metric of every variant, "
+                                          "with Holm p-values and pairing gains")] = False,
+    fmt: FormatOpt = "table",
+    out: Annotated[Path | None, typer.Option("--out", help="also write the table to "
+                                             "FILE.csv")] = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Compare rule variants with the base rules on the same games (common random numbers)."""
+    import simulate
+    from analyses.variants import compare
+
+    check_format(fmt)
+    n_games = parse_count(n)
+    info = get_game(game)
+    players = info.check_players(players)
+    policies = info.seat_policies(policy, players)
+    cls = info.rules_cls
+    base_overrides = cls.preset(base_preset) if base_preset else {}
+    base_rules = cls.from_overrides(base_overrides)
+    chosen: dict[str, object] = {}
+    for name in preset_ or []:
+        chosen[name] = cls.from_overrides({**base_overrides, **cls.preset(name)})
+    for pair in rule or []:
+        chosen[pair] = cls.from_overrides({**base_overrides, **cls.from_strings([pair])})
+    if variants_file is not None:
+        for name, overrides in read_variants_file(cls, variants_file).items():
+            chosen[name] = cls.from_overrides({**base_overrides, **overrides})
+    if not chosen:
+        raise UserError("name at least one variant: --preset NAME, --rule key=value or "
+                        "--variants-file FILE.toml")
+    _check_csv_out(out)
+    label = f"preset {base_preset}" if base_preset else "the defaults"
+    runs = {"base": (base_rules, label)}
+    runs.update({name: (r, r.describe()) for name, r in chosen.items()})
+    frames = {}
+    for name, (rules_obj, _) in runs.items():
+        res = simulate.run(info, n_games, rules=rules_obj, policies=policies, players=players,
+                           seed=seed, workers=workers, progress=progress_flag(quiet), label=name)
+        if res.meta["interrupted"]:
+            raise UserError("interrupted: a comparison needs every variant on the same games")
+        frames[name] = res
+    base = frames.pop("base")
+    answer = compare(base.frame, {k: v.frame for k, v in frames.items()}, players,
+                     rules_text={k: runs[k][1] for k in frames},
+                     base_label=label if base_rules.describe() == "default"
+                     else f"{label} ({base_rules.describe()})", seed=seed, meta=base.meta)
+    if out is not None:
+        from simulate.results import atomic_write_text
+
+        atomic_write_text(out, answer.to_csv())
+        typer.echo(f"wrote {out}", err=True)
+    if fmt == "json":
+        echo(json.dumps(answer.to_json(), indent=2, default=float))
+    elif fmt == "csv":
+        echo(answer.to_csv().rstrip("\n"))
+    else:
+        echo(answer.render_text(details=details))
+
+
+def read_variants_file(cls, path: Path) -> dict[str, dict]:
+    """Named override sets from TOML: a table per variant; 'preset' names a preset to start from."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"variants file '{path}' does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"variants file '{path}' cannot be read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"variants file '{path}' is not valid TOML: {exc}") from None
+    out = {}
+    for name, table in data.items():
+        if not isinstance(table, dict):
+            raise UserError(f"variants file '{path}': '{name}' must be a table ([{name}])")
+        table = dict(table)
+        overrides = cls.preset(table.pop("preset")) if "preset" in table else {}
+        for key in table:
+            cls.option(key)
+        overrides.update(table)
+        out[name] = overrides
+    if not out:
+        raise UserError(f"variants file '{path}' names no variants")
+    return out
+
+
 # ---------------------------------------------------------------- report
 
 
