@@ -23,7 +23,7 @@ def parse_count(text: str | int, what: str = "game count") -> int:
             if number != number or number in (float("inf"), float("-inf")):
                 raise UserError(f"{what} '{text}' is not a finite number") from None
             if not number.is_integer():
-                raise UserError(f"{what} '{text}' is not a whole number")
+                raise UserError(f"{what} '{text}' is not a whole number") from None
             value = int(number)
     if value < 1:
         raise UserError(f"{what} must be at least 1, got '{text}'")
