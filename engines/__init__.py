@@ -14,6 +14,7 @@ from engines._rules import RulesError, closest
 _MODULES = {
     "rum-runner": "engines.rum_runner",
     "rum-rebellion": "engines.rum_rebellion",
+    "montego-bay": "engines.montego_bay",
 }
 
 GAMES = tuple(_MODULES)

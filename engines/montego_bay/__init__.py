@@ -1,0 +1,109 @@
+"""Montego Bay (2-4 players): the game's declaration for the rest of rumsim.
+
+Spec: ``shared/rules/montego_bay.md``. Workers walk a loop of spaces in front
+of warehouse rooms, pushing each other through the warehouses; the Tally-Man
+then has each figure load its room's barrels onto the ships at four piers.
+Full ships sail at once; the ship at pier 1 leaves every round; every ship
+pays VP for the majorities aboard.
+"""
+
+from __future__ import annotations
+
+from engines._game import Column, GameInfo, Param, PolicySpec
+from engines.montego_bay.rules import Rules
+
+_WEIGHTS = (
+    Param("w_g", 1.0, "room value of each good barrel the figure would load", -1000, 1000),
+    Param("w_c", 0.8, "room value of a coin (when the bank has one)", -1000, 1000),
+    Param("w_x", 1.0, "room cost of each own barrel a broken-barrel room removes", -1000, 1000),
+)
+
+POLICIES = {
+    "random": PolicySpec("random", 0, "uniform over the legal options of every decision: hire "
+                         "with even odds, cards uniform over legal vectors, any legal pier"),
+    "greedy": PolicySpec("greedy", 1, "plays every own card vector through the movement "
+                         "against myopic opponents and takes the best room values; loads "
+                         "for the best majority gain", (
+        Param("gamma", 0.7, "weight of a barrel on a ship that does not sail this round", 0, 10),
+        Param("hire_threshold", 2.0, "hire Lazy Jack when he adds at least this room value",
+              -1000, 1000),
+        *_WEIGHTS,
+    )),
+    "sampler": PolicySpec("sampler", 2, "greedy against n_samples sampled opponent profiles, "
+                          "adding the loading gain of the rooms reached; slow", (
+        Param("n_samples", 16, "opponent profiles drawn per decision", 1, 4096, integer=True),
+        Param("q_myopic", 0.5, "chance an opponent figure plays its myopic best (else a uniform "
+              "value)", 0, 1),
+        Param("gamma", 0.7, "weight of a barrel on a ship that does not sail this round", 0, 10),
+        Param("lambda_load", 0.5, "weight of the loading gain of the rooms reached", -1000, 1000),
+        *_WEIGHTS,
+        Param("hire_threshold", 1.5, "hire Lazy Jack when he adds at least this value",
+              -1000, 1000),
+    ), slow=True),
+}
+
+
+def _columns(players: int) -> list[Column]:
+    seats = range(players)
+    return [
+        Column("game", "int", "game index within the run"),
+        Column("players", "int", "number of players"),
+        *(Column(f"score_{s}", "float", f"final VP of seat {s} (whole numbers unless "
+                 "tie_rounding=exact_fraction)") for s in seats),
+        *(Column(f"win_{s}", "float", f"1.0 if seat {s} won alone, 1/k in a k-way tie "
+                 "(most VP, then most coins)") for s in seats),
+        Column("rounds", "int", "the round in whose Phase 5 the game ended"),
+        Column("ships_sailed_full", "int", "ships that filled and sailed during loading"),
+        Column("ships_scored_total", "int", "freight ships scored with at least one barrel "
+               "(full sails, departures, final scoring)"),
+        *(Column(f"lazy_jack_hires_{s}", "int", f"Lazy Jack hires paid by seat {s}")
+          for s in seats),
+        *(Column(f"coins_{s}", "int", f"coins of seat {s} at the end") for s in seats),
+        Column("first_rail_seat", "int", "seat owning the worker at rail position 1 at set-up"),
+        *(Column(f"first_rail_pos_{s}", "int", f"set-up rail position (1-based) of seat {s}'s "
+                 "earliest worker") for s in seats),
+        Column("lazy_jack_blocked", "int", "hired Lazy Jacks left at their start (did nothing)"),
+        Column("reshuffle_round", "int", "round whose Phase 6 re-drew the rail (0: never)"),
+    ]
+
+
+def _reference(rules, policies, players, seed, game):
+    from engines.montego_bay import reference
+
+    return reference.play(rules, policies, players, seed, game)
+
+
+def _fast(rules, policies, players, seed, first_game, n_games):
+    from engines.montego_bay import engine
+
+    return engine.play_many(rules, policies, players, seed, first_game, n_games)
+
+
+def _narrate(rules, policies, players, seed, game):
+    from engines._rng import WORLD, Rng
+    from engines.montego_bay import reference
+
+    t = reference.play_game(rules, players, reference.make_policies(policies, seed, game),
+                            Rng(seed, game, WORLD), narrate=True)
+    return t.log, reference.record(t, game, seed, [p.label() for p in policies])
+
+
+GAME = GameInfo(
+    name="montego-bay",
+    title="Montego Bay",
+    min_players=2,
+    max_players=4,
+    default_players=3,
+    policies=POLICIES,
+    default_policy="greedy",
+    rules_cls=Rules,
+    columns=_columns,
+    reference=_reference,
+    fast=_fast,
+    narrate=_narrate,
+    summary="workers push each other along the warehouses to load barrels onto ships; "
+            "majorities score",
+    # Turn order here is the rail: the seat analysis also looks at where each
+    # player's first worker stood on it at set-up.
+    extra={"seat_views": {"first rail position": "first_rail_pos_{seat}"}},
+)

@@ -1,0 +1,536 @@
+"""Montego Bay's decision makers for the reference path (spec §6).
+
+One method per decision of spec §6:
+
+* D1 ``lazy_jack_hire(t, seat) -> bool`` (and ``lazy_jack_bid(t, seat) -> int``
+  under ``lazy_jack_allocation=auction``, asked only when the bid is not forced);
+* D2 ``lazy_jack_companion(t, seat) -> worker id``;
+* D3 ``movement_cards(t, seat) -> values``, one per own worker in canonical
+  order (own big, own small, extra) and Lazy Jack's value last for the hirer;
+* D4 ``load_target(t, seat, options) -> pier`` (``STOP`` may be among the options);
+* D5 ``unload_source(t, seat, options) -> pier``.
+
+A policy may read only what is on the table (spec §6): never the order of
+the ship stacks, and in Phase 2 never another player's card (the reference
+reveals the cards only after everyone has chosen).
+
+Policies:
+
+* ``random`` — D1 yes when ``below(2) == 0``; auction bid ``cost + below(coins
+  - cost + 1)``; D2 ``owned[below(n)]``; D3 one ``1 + below(5)`` per own worker
+  in canonical order, then Lazy Jack ``legal[below(len(legal))]`` (legal
+  values ascending) — uniform over the legal vectors; D4 and D5
+  ``options[below(len)]``, options ascending with ``STOP`` last.
+* ``greedy`` — deterministic, spec §6.2: opponents' figures play their
+  myopic best value; every own vector is played through Phase 3 and scored
+  with the room values RV.
+* ``sampler`` — spec §6.2: ``n_samples`` opponent profiles per decision (D1
+  when asked, D3), common to every own vector. Draws per sample, opponents
+  by ascending seat, each opponent's workers in canonical order, then that
+  opponent's Lazy Jack: ``uniform() < q_myopic`` picks the myopic best,
+  otherwise ``below(5)`` (Lazy Jack: ``below(4)`` among the values other
+  than his companion's sampled one, or ``below(5)`` when cards need not
+  differ) picks uniformly. The mean over samples is ``total / n_samples``.
+
+Float comparisons use the spec's tolerance of 1e-9: scanning the options in
+tie order, a candidate replaces the incumbent only when better by more than
+1e-9. Values are summed over own figures in canonical order, Lazy Jack last;
+the sampler's value of an imagined Phase 3 is ``sum RV + lambda_load * sum
+load_gain``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from engines._rng import Rng
+from engines.montego_bay.board import SUPPLY
+from engines.montego_bay.reference import (
+    CARD_VALUES,
+    STOP,
+    Table,
+    legal_lazy_jack_values,
+    score_ship,
+)
+
+TOL = 1e-9
+
+
+# ================================================================ shared helpers (§6.1)
+
+
+def pier_weight(pier: int, gamma: float) -> float:
+    """w(j): pier 1 sails this round; barrels elsewhere are worth gamma of their share."""
+    return 1.0 if pier == 1 else gamma
+
+
+def share(t: Table, values: tuple, counts: list, seat: int) -> float:
+    """VP ``seat`` would get if a ship with these values scored with these barrel counts."""
+    rules = t.rules
+    return float(score_ship(values, counts, rules.majority_zero_mode, rules.tie_rounding)[seat])
+
+
+def load_value_on(t: Table, ships: list, pier: int, seat: int, gamma: float) -> float:
+    """load_value(j, p) on a harbour ``ships`` (the real one or a copy)."""
+    values, counts, capacity = ships[pier - 1][0], ships[pier - 1][1], ships[pier - 1][2]
+    before = share(t, values, counts, seat)
+    after_counts = list(counts)
+    after_counts[seat] += 1
+    after = share(t, values, after_counts, seat)
+    if sum(after_counts) >= capacity:
+        return t.rules.fill_bonus + after - pier_weight(pier, gamma) * before
+    return pier_weight(pier, gamma) * (after - before)
+
+
+def harbour(t: Table) -> list:
+    """The piers as (values, barrel counts, capacity, pilot) records."""
+    return [(s.values, list(s.barrels), s.capacity, s.pilot) for s in t.piers]
+
+
+def load_value(t: Table, pier: int, seat: int, gamma: float) -> float:
+    return load_value_on(t, harbour(t), pier, seat, gamma)
+
+
+def unload_cost(t: Table, pier: int, seat: int, gamma: float) -> float:
+    ship = t.piers[pier - 1]
+    before = share(t, ship.values, ship.barrels, seat)
+    after_counts = list(ship.barrels)
+    after_counts[seat] -= 1
+    after = share(t, ship.values, after_counts, seat)
+    return pier_weight(pier, gamma) * (before - after)
+
+
+def best_load_pier(t: Table, ships: list, seat: int, options: list, gamma: float):
+    """Greedy D4: the pier maximising load_value, ties to the lower pier; STOP only if all < 0."""
+    best, best_value = None, None
+    for pier in options:
+        if pier == STOP:
+            continue
+        v = load_value_on(t, ships, pier, seat, gamma)
+        if best is None or v > best_value + TOL:
+            best, best_value = pier, v
+    if STOP in options and best_value < -TOL:
+        return STOP, 0.0
+    return best, best_value
+
+
+def best_unload_pier(t: Table, seat: int, options: list, gamma: float) -> int:
+    """Greedy D5: the pier minimising unload_cost, ties to the higher pier."""
+    best, best_cost = None, None
+    for pier in sorted(options, reverse=True):
+        c = unload_cost(t, pier, seat, gamma)
+        if best is None or c < best_cost - TOL:
+            best, best_cost = pier, c
+    return best
+
+
+class Weights:
+    """The room-value weights of RV (spec §6.1)."""
+
+    def __init__(self, w_g: float = 1.0, w_c: float = 0.8, w_x: float = 1.0):
+        self.w_g, self.w_c, self.w_x = w_g, w_c, w_x
+
+
+def room_values(t: Table, seat: int, lazy_jack: bool, w: Weights) -> list[float]:
+    """RV of a figure of ``seat`` on every path index (Lazy Jack ignores broken barrels)."""
+    stock, aboard = t.stock[seat], t.aboard(seat)
+    coin_ok = t.bank > 0 and (not lazy_jack or t.rules.lazy_jack_collects_coin)
+    out = []
+    for q in range(t.board.length):
+        v = w.w_g * min(t.room_good[q], stock) + (w.w_c * t.room_coin[q] if coin_ok else 0.0)
+        if not lazy_jack:
+            v -= w.w_x * min(t.room_broken[q], aboard)
+        out.append(v)
+    return out
+
+
+def at_index(table: list, q: int) -> float:
+    """A per-index value; a figure in a pub or the supply is worth 0."""
+    return table[q] if q >= 0 else 0.0
+
+
+# ================================================================ imagined movement
+
+
+def imagine_movement(board, loc: list, order: list, values: list, lj: int, companion: int) -> list:
+    """Phase 3 played out on a copy of ``loc`` (same rule as ``reference.move``, faster).
+
+    ``values[f]`` is each mover's card; Lazy Jack (``lj``) starts from his
+    companion's location and goes to the supply when blocked.
+    """
+    L = board.length
+    opposite = board.opposite
+    entry = board.entry
+    loc = list(loc)
+    at = [-1] * L
+    for f, q in enumerate(loc):
+        if q >= 0:
+            at[q] = f
+    for f in order:
+        k = values[f]
+        if f == lj:
+            start = loc[companion]
+        else:
+            start = loc[f]
+            if start >= 0:
+                at[start] = -1  # the mover's own start counts as free
+        target = (entry[start] + k - 1) % L if start < 0 else (start + k) % L
+        g = at[target]
+        if g < 0:
+            at[target] = f
+            loc[f] = target
+            continue
+        across = opposite[target]
+        if across >= 0 and at[across] < 0:
+            at[across] = g
+            loc[g] = across
+            at[target] = f
+            loc[f] = target
+            continue
+        for d in range(1, k):
+            q = (target - d) % L
+            if at[q] < 0:
+                at[q] = f
+                loc[f] = q
+                break
+        else:
+            if f == lj:
+                loc[f] = SUPPLY
+            elif start >= 0:
+                at[start] = f
+    return loc
+
+
+def landing(t: Table, f: int, k: int, companion: int | None) -> int:
+    """Where ``f`` ends after playing ``k`` with every other figure standing still."""
+    lj = t.lazy_jack
+    return imagine_movement(t.board, t.loc, [f], _one(len(t.loc), f, k), lj,
+                            companion if companion is not None else -1)[f]
+
+
+def _one(n: int, f: int, k: int) -> list:
+    values = [0] * n
+    values[f] = k
+    return values
+
+
+def best_index(values: list[float]) -> int:
+    """The first option that no later option beats by more than the tolerance."""
+    best = 0
+    for i in range(1, len(values)):
+        if values[i] > values[best] + TOL:
+            best = i
+    return best
+
+
+# ================================================================ a Phase 2 look-ahead
+
+
+class Lookahead:
+    """What one player's greedy or sampler decision knows at Phase 1 or 2 (spec §6.2).
+
+    It holds the player's own room values, each opponent figure's RV for each
+    card (the myopic model), and plays imagined Phase 3s for every own vector.
+    """
+
+    def __init__(self, t: Table, seat: int, w: Weights, load_gains: list[float] | None = None,
+                 lambda_load: float = 0.0):
+        self.t, self.seat = t, seat
+        self.lj = t.lazy_jack
+        self.rv_worker = room_values(t, seat, False, w)
+        self.rv_lj = room_values(t, seat, True, w)
+        self.lambda_load = lambda_load
+        self.load_gain_at = None
+        if load_gains is not None:
+            self.load_gain_at = [load_gains[t.room_good[q]] for q in range(t.board.length)]
+        # Opponent figures: workers of other seats, and an opponent's Lazy Jack if hired.
+        hirer = t.lazy_jack_hirer
+        self.opponent_lj = hirer is not None and hirer != seat
+        self.opponents: list[tuple[int, list[int]]] = []  # (seat, figures in canonical order)
+        tables: dict[tuple[int, bool], list[float]] = {}
+        self.rv_by_card: dict[int, list[float]] = {}
+        for s in range(t.players):
+            if s == seat:
+                continue
+            figures = list(t.owned[s])
+            if self.opponent_lj and hirer == s:
+                figures.append(self.lj)
+            self.opponents.append((s, figures))
+            for f in figures:
+                is_lj = f == self.lj
+                if (s, is_lj) not in tables:
+                    tables[(s, is_lj)] = room_values(t, s, is_lj, w)
+                table = tables[(s, is_lj)]
+                companion = t.lazy_jack_companion if is_lj else None
+                self.rv_by_card[f] = [at_index(table, landing(t, f, k, companion))
+                                      for k in CARD_VALUES]
+
+    # ------------------------------------------------------------ the opponents' model
+
+    def myopic(self, f: int, allowed=CARD_VALUES) -> int:
+        """The value maximising RV of f's own landing, ties to the smaller value."""
+        rv = self.rv_by_card[f]
+        allowed = list(allowed)
+        return allowed[best_index([rv[k - 1] for k in allowed])]
+
+    def myopic_profile(self) -> dict[int, int]:
+        """Every opponent figure at its myopic best; an opponent's Lazy Jack after his companion."""
+        profile: dict[int, int] = {}
+        for _, figures in self.opponents:
+            for f in figures:
+                if f == self.lj:
+                    companion_value = profile[self.t.lazy_jack_companion]
+                    profile[f] = self.myopic(f, legal_lazy_jack_values(self.t.rules,
+                                                                       companion_value))
+                else:
+                    profile[f] = self.myopic(f)
+        return profile
+
+    def sampled_profile(self, rng: Rng, q_myopic: float) -> dict[int, int]:
+        profile: dict[int, int] = {}
+        for _, figures in self.opponents:
+            for f in figures:
+                if f == self.lj:
+                    legal = legal_lazy_jack_values(self.t.rules,
+                                                   profile[self.t.lazy_jack_companion])
+                else:
+                    legal = list(CARD_VALUES)
+                if rng.uniform() < q_myopic:
+                    profile[f] = self.myopic(f, legal)
+                else:
+                    profile[f] = legal[rng.below(len(legal))]
+        return profile
+
+    # ------------------------------------------------------------ own vectors
+
+    def vectors(self, companion: int | None) -> list[tuple[int, ...]]:
+        """Own legal vectors in lexicographic canonical order, Lazy Jack's value last."""
+        own = self.t.owned[self.seat]
+        plain = list(itertools.product(CARD_VALUES, repeat=len(own)))
+        if companion is None:
+            return plain
+        at = own.index(companion)
+        return [v + (k,) for v in plain
+                for k in legal_lazy_jack_values(self.t.rules, v[at])]
+
+    def totals(self, profiles: list[dict[int, int]], companion: int | None):
+        """(vectors, summed value over profiles) with Lazy Jack beside ``companion`` if given.
+
+        ``companion`` is the own Lazy Jack's companion (a hypothetical hire in
+        D1, the actual one in D3); None means no own Lazy Jack.
+        """
+        t = self.t
+        lj = self.lj
+        own = list(t.owned[self.seat]) + ([lj] if companion is not None else [])
+        if companion is not None:
+            lj_companion = companion
+        elif self.opponent_lj:
+            lj_companion = t.lazy_jack_companion
+        else:
+            lj_companion = -1
+        order = ([lj] if lj_companion >= 0 else []) + list(t.rail)
+        vectors = self.vectors(companion)
+        tables = [self.rv_lj if f == lj else self.rv_worker for f in own]
+        gains = self.load_gain_at
+        lam = self.lambda_load
+        totals = [0.0] * len(vectors)
+        board, loc0 = t.board, t.loc
+        for profile in profiles:
+            values = [0] * len(loc0)
+            for f, v in profile.items():
+                values[f] = v
+            for i, vec in enumerate(vectors):
+                for f, v in zip(own, vec, strict=True):
+                    values[f] = v
+                loc = imagine_movement(board, loc0, order, values, lj, lj_companion)
+                rv = 0.0
+                for f, table in zip(own, tables, strict=True):
+                    q = loc[f]
+                    if q >= 0:
+                        rv += table[q]
+                if gains is not None:
+                    lg = 0.0
+                    for f in own:
+                        q = loc[f]
+                        if q >= 0:
+                            lg += gains[q]
+                    rv += lam * lg
+                totals[i] += rv
+        return vectors, totals
+
+    def best(self, profiles: list[dict[int, int]], companion: int | None):
+        """(best vector, its mean value) over the profiles; ties to the smallest vector."""
+        vectors, totals = self.totals(profiles, companion)
+        means = [x / len(profiles) for x in totals]
+        i = best_index(means)
+        return vectors[i], means[i]
+
+    def hire_gain(self, profiles: list[dict[int, int]]) -> tuple[float, int]:
+        """D1: (best total with Lazy Jack - best without, the companion giving it)."""
+        _, without = self.best(profiles, None)
+        best_c, best_with = None, None
+        for c in self.t.owned[self.seat]:
+            _, value = self.best(profiles, c)
+            if best_c is None or value > best_with + TOL:
+                best_c, best_with = c, value
+        return best_with - without, best_c
+
+
+def load_gains(t: Table, seat: int, gamma: float, max_good: int = 4) -> list[float]:
+    """load_gain(g) for g = 0..max_good: greedy D4 on a fresh copy of the harbour (spec §6.2).
+
+    min(g, stock) barrels, one by one; a ship filled on the copy leaves it and
+    the ships behind move down (nothing is drawn: the stacks are hidden);
+    stops early when no ship can take a barrel.
+    """
+    out = []
+    for g in range(max_good + 1):
+        ships = harbour(t)
+        total = 0.0
+        for _ in range(min(g, t.stock[seat])):
+            options = [j + 1 for j, (_, counts, cap, pilot) in enumerate(ships)
+                       if not pilot and sum(counts) < cap]
+            if not options:
+                break
+            if not t.rules.must_load_all:
+                options.append(STOP)
+            pier, value = best_load_pier(t, ships, seat, options, gamma)
+            if pier == STOP:
+                break
+            total += value
+            counts = ships[pier - 1][1]
+            counts[seat] += 1
+            if sum(counts) >= ships[pier - 1][2]:
+                ships.pop(pier - 1)
+        out.append(total)
+    return out
+
+
+# ================================================================ random
+
+
+class RandomPolicy:
+    """Uniform over the legal options of each decision (spec §6.2 random)."""
+
+    def __init__(self, rng: Rng):
+        self.rng = rng
+
+    def lazy_jack_hire(self, t: Table, seat: int) -> bool:
+        return self.rng.below(2) == 0
+
+    def lazy_jack_bid(self, t: Table, seat: int) -> int:
+        cost = t.rules.lazy_jack_cost
+        return cost + self.rng.below(t.coins[seat] - cost + 1)
+
+    def lazy_jack_companion(self, t: Table, seat: int) -> int:
+        own = t.owned[seat]
+        return own[self.rng.below(len(own))]
+
+    def movement_cards(self, t: Table, seat: int) -> tuple[int, ...]:
+        values = [1 + self.rng.below(5) for _ in t.owned[seat]]
+        if t.lazy_jack_hirer == seat:
+            companion_value = values[t.owned[seat].index(t.lazy_jack_companion)]
+            legal = legal_lazy_jack_values(t.rules, companion_value)
+            values.append(legal[self.rng.below(len(legal))])
+        return tuple(values)
+
+    def load_target(self, t: Table, seat: int, options: list[int]) -> int:
+        return options[self.rng.below(len(options))]
+
+    def unload_source(self, t: Table, seat: int, options: list[int]) -> int:
+        return options[self.rng.below(len(options))]
+
+
+# ================================================================ greedy
+
+
+class GreedyPolicy:
+    """Deterministic one-round look-ahead against myopic opponents (spec §6.2 greedy)."""
+
+    def __init__(self, gamma: float = 0.7, hire_threshold: float = 2.0, w_g: float = 1.0,
+                 w_c: float = 0.8, w_x: float = 1.0):
+        self.gamma = gamma
+        self.hire_threshold = hire_threshold
+        self.weights = Weights(w_g, w_c, w_x)
+        self._hire: dict = {}  # (round, seat) -> (gain, companion) of the last D1
+
+    # D1-D3 look at a Phase 3 imagined with these opponent profiles.
+    def lookahead(self, t: Table, seat: int) -> Lookahead:
+        return Lookahead(t, seat, self.weights)
+
+    def profiles(self, look: Lookahead) -> list[dict[int, int]]:
+        return [look.myopic_profile()]
+
+    def _hire_gain(self, t: Table, seat: int) -> tuple[float, int]:
+        look = self.lookahead(t, seat)
+        gain, companion = look.hire_gain(self.profiles(look))
+        self._hire = {(t.round, seat): (gain, companion)}
+        return gain, companion
+
+    def lazy_jack_hire(self, t: Table, seat: int) -> bool:
+        gain, _ = self._hire_gain(t, seat)
+        return gain >= self.hire_threshold - TOL
+
+    def lazy_jack_bid(self, t: Table, seat: int) -> int:
+        gain, _ = self._hire.get((t.round, seat)) or self._hire_gain(t, seat)
+        cost = t.rules.lazy_jack_cost
+        return max(cost, min(t.coins[seat], cost + math.floor(gain - self.hire_threshold)))
+
+    def lazy_jack_companion(self, t: Table, seat: int) -> int:
+        _, companion = self._hire.get((t.round, seat)) or self._hire_gain(t, seat)
+        return companion
+
+    def movement_cards(self, t: Table, seat: int) -> tuple[int, ...]:
+        look = self.lookahead(t, seat)
+        companion = t.lazy_jack_companion if t.lazy_jack_hirer == seat else None
+        vector, _ = look.best(self.profiles(look), companion)
+        return vector
+
+    def load_target(self, t: Table, seat: int, options: list[int]) -> int:
+        pier, _ = best_load_pier(t, harbour(t), seat, options, self.gamma)
+        return pier
+
+    def unload_source(self, t: Table, seat: int, options: list[int]) -> int:
+        return best_unload_pier(t, seat, options, self.gamma)
+
+
+# ================================================================ sampler
+
+
+class SamplerPolicy(GreedyPolicy):
+    """A sampled best response (spec §6.2 sampler); D2, D4 and D5 as greedy."""
+
+    def __init__(self, rng: Rng, n_samples: int = 16, q_myopic: float = 0.5, gamma: float = 0.7,
+                 lambda_load: float = 0.5, w_g: float = 1.0, w_c: float = 0.8, w_x: float = 1.0,
+                 hire_threshold: float = 1.5):
+        super().__init__(gamma, hire_threshold, w_g, w_c, w_x)
+        self.rng = rng
+        self.n_samples = int(n_samples)
+        self.q_myopic = q_myopic
+        self.lambda_load = lambda_load
+
+    def lookahead(self, t: Table, seat: int) -> Lookahead:
+        gains = load_gains(t, seat, self.gamma, max(t.room_good))
+        return Lookahead(t, seat, self.weights, gains, self.lambda_load)
+
+    def profiles(self, look: Lookahead) -> list[dict[int, int]]:
+        return [look.sampled_profile(self.rng, self.q_myopic) for _ in range(self.n_samples)]
+
+
+# ================================================================ from a declared Policy
+
+
+def build(policy, rng: Rng):
+    """The reference decision maker for a declared ``Policy`` (engines._game.Policy)."""
+    name = policy.name
+    if name == "random":
+        return RandomPolicy(rng)
+    if name == "greedy":
+        return GreedyPolicy(*(policy.param(p) for p in
+                              ("gamma", "hire_threshold", "w_g", "w_c", "w_x")))
+    if name == "sampler":
+        return SamplerPolicy(rng, *(policy.param(p) for p in
+                                    ("n_samples", "q_myopic", "gamma", "lambda_load",
+                                     "w_g", "w_c", "w_x", "hire_threshold")))
+    raise ValueError(f"unknown Montego Bay policy {name}")

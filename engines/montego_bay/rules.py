@@ -1,0 +1,249 @@
+"""Montego Bay's rule options (spec §7), their defaults and presets, and their numeric encoding.
+
+Every [assumed] detail of the spec is an option here with the spec's default;
+the component tables (warehouse tiles, ships) are list options holding the
+spec's tables. ``Rules.encode()`` flattens the scalar options into the int64
+vector the fast path reads, at the indices named ``R_*`` below;
+``encode_tiles`` and ``encode_ships`` give the two tables as int64 matrices.
+
+The player count is not a rule option: it is the run's ``players`` (2-4,
+default 3, declared in ``GameInfo``), so it cannot disagree with itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engines._rules import RulesBase, RulesError, option
+from engines.montego_bay.data import (
+    DEFAULT_SHIPS,
+    DEFAULT_TILES,
+    N_TILES,
+    SHIP_FIELDS,
+    TILE_FIELDS,
+    room_problem,
+    ships_from,
+    tiles_from,
+)
+
+TWO_PLAYER_EXTRA = ("big_and_small", "both_big", "both_small")
+PUB_ENTRY = ("standard", "left_bottom")
+RESOLUTION_ORDER = ("tallyman_loop", "warehouse_columns")
+RESHUFFLE_RULE = ("once", "every_round_drawing_b", "never")
+LJ_ALLOCATION = ("fewest_vp", "auction")
+LJ_TIEBREAK = ("rail_order", "fewer_coins", "random")
+LJ_BLOCKED = ("to_supply", "stay_with_companion_unresolved")
+LOAD_COUNT = ("fixed", "while_stock")
+OVERFLOW_RULE = ("stay_in_stock",)
+ZERO_MODE = ("beyond_printed", "lowest_loader_zero")
+TIE_ROUNDING = ("ceil", "floor", "exact_fraction")
+FINAL_TIEBREAK = ("coins_then_shared", "shared")
+
+NEVER = 99  # lazy_jack_cost that no one can pay
+
+
+@dataclass(frozen=True)
+class Rules(RulesBase):
+    """Every Montego Bay rule option (spec §7). Defaults are the spec's reading."""
+
+    # ---- set-up and figures
+    workers_per_player_2p: int = option(3, "figures each player moves with 2 players (3: each "
+                                        "also runs a worker of an unused colour)", low=2, high=3)
+    two_player_extra_workers: str = option(
+        "big_and_small", "with 2 players and 3 workers: seat 0 takes a spare big and seat 1 a "
+        "spare small worker, or both big, or both small", choices=TWO_PLAYER_EXTRA)
+    warehouse_tiles: tuple = option(
+        DEFAULT_TILES, "the 8 warehouse tiles, each room A (good, broken, coin) then room B; "
+        "2-3 players use the first 7", length=N_TILES * TILE_FIELDS, group=TILE_FIELDS,
+        low=0, high=4, kind="intlist")
+    tile_orientation_random: bool = option(True, "each placed tile shows room A north or south "
+                                           "with even odds (false: room A always north)")
+    # ---- board geometry
+    path_end_spaces: int = option(0, "path spaces without a room at each end of the warehouse "
+                                  "row (L = 2W + 2e)", low=0, high=2)
+    pub_entry: str = option("standard", "where a card from the left pub lands: standard (value "
+                            "k on index k-1) or left_bottom (in front of S0 first)",
+                            choices=PUB_ENTRY)
+    resolution_order: str = option("tallyman_loop", "the Tally-Man walks once round anticlock"
+                                   "wise from the left end, or resolves each warehouse north "
+                                   "then south, left to right", choices=RESOLUTION_ORDER)
+    # ---- ships
+    ship_table: tuple = option(DEFAULT_SHIPS, "the freight ships, each capacity, VP 1st/2nd/3rd "
+                               "(2-3-player side), VP 1st/2nd/3rd (4-player side)",
+                               group=SHIP_FIELDS, low=0, high=100, kind="intlist")
+    freight_ships: int = option(15, "freight ships used (a random subset of the table when "
+                                "fewer): 3 at the piers, the rest in stacks A and B",
+                                low=6, high=15)
+    stack_b_size: int = option(6, "ships in stack B, the last stack (0: the rail is never "
+                               "re-drawn)", low=0, high=12)
+    reshuffle_rule: str = option("once", "the rail is re-drawn once, in the round stack B is "
+                                 "first drawn from; or in every round a stack-B ship is drawn; "
+                                 "or never", choices=RESHUFFLE_RULE)
+    # ---- Lazy Jack
+    lazy_jack_cost: int = option(3, "coins paid to hire Lazy Jack (never: he cannot be hired)",
+                                 low=2, high=5, named=(("never", NEVER),))
+    lazy_jack_allocation: str = option("fewest_vp", "who gets Lazy Jack: asked in order of "
+                                       "fewest VP at the fixed cost, or a sealed auction",
+                                       choices=LJ_ALLOCATION)
+    lazy_jack_tiebreak: str = option("rail_order", "among equal VP: earliest worker on the rail "
+                                     "first, fewer coins first, or a random order",
+                                     choices=LJ_TIEBREAK)
+    lazy_jack_distinct_card: bool = option(True, "Lazy Jack's card must differ from his "
+                                           "companion's (one card of each value per set)")
+    lazy_jack_collects_coin: bool = option(True, "Lazy Jack takes a room's coin (he never "
+                                           "removes broken barrels)")
+    lazy_jack_blocked: str = option("to_supply", "Lazy Jack left at his start goes back to the "
+                                    "supply, or stays beside his companion; either way he does "
+                                    "nothing that round", choices=LJ_BLOCKED)
+    # ---- coins and barrels
+    start_coins_by_seat: tuple = option((0, 0, 0, 0), "coins each seat starts with, taken "
+                                        "from the bank", length=4, low=0, high=30,
+                                        kind="intlist")
+    bank_coins: int = option(15, "silver coins in the game", low=10, high=30)
+    barrels_per_player: int = option(16, "barrels in each player's stock", low=8, high=20)
+    must_load_all: bool = option(True, "every barrel a room gives must be loaded (false: the "
+                                 "player may stop loading a room)")
+    load_count: str = option("fixed", "barrels a room loads: min(good, stock) fixed before the "
+                             "first barrel, or up to 'good' while the stock lasts",
+                             choices=LOAD_COUNT)
+    overflow_rule: str = option("stay_in_stock", "barrels no ship can take stay in stock",
+                                choices=OVERFLOW_RULE)
+    # ---- scoring
+    fill_bonus: int = option(1, "VP for the barrel that fills a ship", low=0, high=2)
+    majority_zero_mode: str = option("beyond_printed", "ranks beyond the 3 printed are worth 0, "
+                                     "or the lowest group among 2+ groups of loaders gets 0",
+                                     choices=ZERO_MODE)
+    tie_rounding: str = option("ceil", "tied players share their ranks' VP rounded up, down, or "
+                               "exactly (exact_fraction: fractional VP)", choices=TIE_ROUNDING)
+    end_threshold: int = option(3, "the game ends in Phase 5 when this many ships or fewer "
+                                "are at the piers", low=2, high=3)
+    final_tiebreak: str = option("coins_then_shared", "equal VP: more coins wins, then a "
+                                 "shared win; or shared at once", choices=FINAL_TIEBREAK)
+
+    PRESETS = {
+        "standard": ("the spec's default reading of the rules", {}),
+        "short": ("9 freight ships, stacks of 3 + 3: a game of 3-4 rounds",
+                  {"freight_ships": 9, "stack_b_size": 3}),
+        "no_lazy_jack": ("Lazy Jack can never be hired", {"lazy_jack_cost": NEVER}),
+        "auction_jack": ("Lazy Jack goes to the highest sealed bid",
+                         {"lazy_jack_allocation": "auction"}),
+        "two_workers_2p": ("with 2 players each moves only the big and small worker of the "
+                           "colour", {"workers_per_player_2p": 2}),
+    }
+
+    def check(self) -> None:
+        for tile in tiles_from(self.warehouse_tiles):
+            for side, room in (("A", tile.room_a), ("B", tile.room_b)):
+                problem = room_problem(room)
+                if problem:
+                    raise RulesError(f"rule warehouse_tiles: {tile.name} room {side}: {problem}")
+        ships = ships_from(self.ship_table)
+        if len(ships) < self.freight_ships:
+            raise RulesError(f"rule ship_table has {len(ships)} ships but freight_ships="
+                             f"{self.freight_ships} are used")
+        for ship in ships:
+            if ship.capacity < 1 or ship.capacity > 30:
+                raise RulesError(f"rule ship_table: {ship.name} capacity {ship.capacity} is not "
+                                 "in 1..30")
+        if self.stack_b_size > self.freight_ships - 3:
+            raise RulesError(f"rule stack_b_size={self.stack_b_size} is not allowed: at most "
+                             f"freight_ships - 3 = {self.freight_ships - 3}")
+        if sum(self.start_coins_by_seat) > self.bank_coins:
+            raise RulesError(f"rule start_coins_by_seat={','.join(map(str, self.start_coins_by_seat))}"
+                             f" needs more than bank_coins={self.bank_coins}")
+
+    # ------------------------------------------------------------ derived facts
+
+    @property
+    def max_rounds(self) -> int:
+        """The length bound (spec §4 'Length bound', §8.9): every round removes a ship."""
+        return self.freight_ships + 2 - self.end_threshold
+
+    def warehouses(self, players: int) -> int:
+        return 8 if players == 4 else 7
+
+    def workers_per_player(self, players: int) -> int:
+        return self.workers_per_player_2p if players == 2 else 2
+
+    def tiles(self, players: int):
+        return tiles_from(self.warehouse_tiles)[:self.warehouses(players)]
+
+    def ships(self):
+        return ships_from(self.ship_table)
+
+    # ------------------------------------------------------------ encoding for the fast path
+
+    def encode(self) -> np.ndarray:
+        """The scalar options as the int64 vector the fast path reads (indices R_*)."""
+        r = np.zeros(R_SIZE, dtype=np.int64)
+        r[R_WORKERS_2P] = self.workers_per_player_2p
+        r[R_EXTRA_WORKERS] = TWO_PLAYER_EXTRA.index(self.two_player_extra_workers)
+        r[R_TILE_ORIENTATION_RANDOM] = int(self.tile_orientation_random)
+        r[R_END_SPACES] = self.path_end_spaces
+        r[R_PUB_ENTRY] = PUB_ENTRY.index(self.pub_entry)
+        r[R_RESOLUTION_ORDER] = RESOLUTION_ORDER.index(self.resolution_order)
+        r[R_N_SHIPS] = len(self.ship_table) // SHIP_FIELDS
+        r[R_FREIGHT_SHIPS] = self.freight_ships
+        r[R_STACK_B] = self.stack_b_size
+        r[R_RESHUFFLE_RULE] = RESHUFFLE_RULE.index(self.reshuffle_rule)
+        r[R_LJ_COST] = self.lazy_jack_cost
+        r[R_LJ_ALLOCATION] = LJ_ALLOCATION.index(self.lazy_jack_allocation)
+        r[R_LJ_TIEBREAK] = LJ_TIEBREAK.index(self.lazy_jack_tiebreak)
+        r[R_LJ_DISTINCT] = int(self.lazy_jack_distinct_card)
+        r[R_LJ_COIN] = int(self.lazy_jack_collects_coin)
+        r[R_LJ_BLOCKED] = LJ_BLOCKED.index(self.lazy_jack_blocked)
+        r[R_START_COINS:R_START_COINS + 4] = self.start_coins_by_seat
+        r[R_BANK_COINS] = self.bank_coins
+        r[R_BARRELS] = self.barrels_per_player
+        r[R_MUST_LOAD_ALL] = int(self.must_load_all)
+        r[R_LOAD_COUNT] = LOAD_COUNT.index(self.load_count)
+        r[R_FILL_BONUS] = self.fill_bonus
+        r[R_ZERO_MODE] = ZERO_MODE.index(self.majority_zero_mode)
+        r[R_TIE_ROUNDING] = TIE_ROUNDING.index(self.tie_rounding)
+        r[R_END_THRESHOLD] = self.end_threshold
+        r[R_FINAL_TIEBREAK] = FINAL_TIEBREAK.index(self.final_tiebreak)
+        r[R_MAX_ROUNDS] = self.max_rounds
+        return r
+
+
+def encode_tiles(rules: Rules) -> np.ndarray:
+    """int64[8, 6]: per tile room A (good, broken, coin), room B (good, broken, coin)."""
+    return np.asarray(rules.warehouse_tiles, dtype=np.int64).reshape(-1, TILE_FIELDS)
+
+
+def encode_ships(rules: Rules) -> np.ndarray:
+    """int64[n, 7]: per freight ship capacity, VP 1-3 (2-3-player side), VP 1-3 (4-player side)."""
+    return np.asarray(rules.ship_table, dtype=np.int64).reshape(-1, SHIP_FIELDS)
+
+
+# Indices into Rules.encode(); the fast path imports them as compile-time constants.
+R_WORKERS_2P = 0
+R_EXTRA_WORKERS = 1          # 0 big_and_small, 1 both_big, 2 both_small
+R_TILE_ORIENTATION_RANDOM = 2
+R_END_SPACES = 3
+R_PUB_ENTRY = 4              # 0 standard, 1 left_bottom
+R_RESOLUTION_ORDER = 5       # 0 tallyman_loop, 1 warehouse_columns
+R_N_SHIPS = 6                # rows of the ship table
+R_FREIGHT_SHIPS = 7
+R_STACK_B = 8
+R_RESHUFFLE_RULE = 9         # 0 once, 1 every_round_drawing_b, 2 never
+R_LJ_COST = 10               # 99 = never
+R_LJ_ALLOCATION = 11         # 0 fewest_vp, 1 auction
+R_LJ_TIEBREAK = 12           # 0 rail_order, 1 fewer_coins, 2 random
+R_LJ_DISTINCT = 13
+R_LJ_COIN = 14
+R_LJ_BLOCKED = 15            # 0 to_supply, 1 stay_with_companion_unresolved
+R_START_COINS = 16           # 4 values, seats 0-3
+R_BANK_COINS = 20
+R_BARRELS = 21
+R_MUST_LOAD_ALL = 22
+R_LOAD_COUNT = 23            # 0 fixed, 1 while_stock
+R_FILL_BONUS = 24
+R_ZERO_MODE = 25             # 0 beyond_printed, 1 lowest_loader_zero
+R_TIE_ROUNDING = 26          # 0 ceil, 1 floor, 2 exact_fraction
+R_END_THRESHOLD = 27
+R_FINAL_TIEBREAK = 28        # 0 coins_then_shared, 1 shared
+R_MAX_ROUNDS = 29
+R_SIZE = 30
