@@ -38,11 +38,19 @@ class PageSpec:
         return getattr(importlib.import_module(module), attr)(**kwargs)
 
 
-# Rum Rebellion, Montego Bay... join by adding an entry here.
+# A game joins the report by adding an entry here (the index lists them in this order).
 PAGES: dict[str, PageSpec] = {
     "rum-runner": PageSpec("rum-runner", "rum_runner.html", "Rum Runner",
                            "are the printed score bands calibrated?",
                            "reports.rum_runner:build_page"),
+    "rum-rebellion": PageSpec("rum-rebellion", "rum_rebellion.html", "Rum Rebellion",
+                              "what does each shorter-game variation really do to game length "
+                              "and the first player's edge?",
+                              "reports.rum_rebellion:build_page"),
+    "montego-bay": PageSpec("montego-bay", "montego_bay.html", "Montego Bay",
+                            "does moving first on the rail win? Win shares by rail order, rail "
+                            "position and seat for 2-4 players",
+                            "reports.montego_bay:build_page"),
 }
 
 INDEX = "index.html"

@@ -119,3 +119,135 @@ def edges_chart(calibrated: pd.DataFrame, rules: Rules, title: str) -> bytes:
     # In figure coordinates, so the legend sits under the axis label whatever the height.
     fig.legend(fontsize=7, ncol=5, loc="upper center", bbox_to_anchor=(0.5, 0.0), frameon=False)
     return to_png(fig)
+
+
+def length_ecdf(lengths: Mapping[str, np.ndarray], title: str, xlabel: str = "rounds",
+                base: str | None = None) -> bytes:
+    """Empirical CDFs of a whole-number game length, one step line per run, on one axis.
+
+    ``base`` (a key of ``lengths``) is drawn in black and thicker, so every
+    variant reads against it. Dotted lines at 50% and 90% let the median and
+    the 90th percentile be read off where each curve crosses them.
+    """
+    fig = Figure(figsize=(8, 4.2))
+    ax = fig.add_subplot()
+    colour = 0
+    top = 1
+    for label, values in lengths.items():
+        x = np.asarray(values, dtype=np.int64)
+        if not x.size:
+            continue
+        cum = np.cumsum(np.bincount(x - x.min())) / x.size
+        steps = np.arange(x.min(), x.max() + 1)
+        top = max(top, int(np.quantile(x, 0.995)))
+        if label == base:
+            style = {"color": "black", "lw": 2.4, "zorder": 3}
+        else:
+            style = {"color": f"C{colour}", "lw": 1.4, "zorder": 2}
+            colour += 1
+        # Start the curve at 0 one step before the shortest game, so it rises from the axis.
+        ax.step(np.concatenate([[steps[0] - 1], steps]), 100 * np.concatenate([[0.0], cum]),
+                where="post", label=f"{label} (median {int(np.median(x))})", **style)
+    for level in (50, 90):
+        ax.axhline(level, color="#999999", ls=":", lw=0.8, zorder=1)
+    ax.set_xlim(0, top + 1)
+    ax.set_ylim(0, 101)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("% of games ended by then")
+    ax.set_title(title, fontsize=11)
+    ax.legend(fontsize=8, loc="lower right", frameon=False)
+    return to_png(fig)
+
+
+def win_share_panels(shares: pd.DataFrame, title: str, xlabel: str = "seat",
+                     margin: float | None = None) -> bytes:
+    """A grid of panels: win share per position (points, 95% interval whiskers), fair share dashed.
+
+    ``shares`` is long: ``row`` (panel row name, e.g. a view), ``col`` (panel
+    column name, e.g. '3 players'), ``x`` (seat or position), ``share``,
+    ``low``, ``high`` and ``fair`` (fractions). Rows and columns keep the
+    order in which they first appear; a missing (row, col) panel is left blank.
+    ``margin`` (a fraction) shades fair ± margin, the band a "balanced" verdict needs.
+    """
+    rows = list(dict.fromkeys(shares["row"])) if "row" in shares else [None]
+    cols = list(dict.fromkeys(shares["col"]))
+    fig = Figure(figsize=(min(3.0 * len(cols) + 0.6, 16), 2.5 * len(rows) + 0.7))
+    axes = fig.subplots(len(rows), len(cols), squeeze=False)
+    for i, row in enumerate(rows):
+        for j, col in enumerate(cols):
+            ax = axes[i][j]
+            part = shares[shares["col"] == col]
+            if row is not None:
+                part = part[part["row"] == row]
+            if not len(part):
+                ax.set_axis_off()
+                continue
+            x = part["x"].to_numpy()
+            share = 100 * part["share"].to_numpy(dtype=float)
+            err = np.vstack([share - 100 * part["low"].to_numpy(dtype=float),
+                             100 * part["high"].to_numpy(dtype=float) - share])
+            fair = 100 * float(part["fair"].iloc[0])
+            # Points, not bars from zero: the question is the distance from the fair line,
+            # often a point or two, which a zero-based bar would hide.
+            ax.errorbar(np.arange(len(x)), share, yerr=np.clip(err, 0, None), fmt="o", ms=4,
+                        capsize=3, color=f"C{i}", lw=1)
+            ax.axhline(fair, color="black", ls="--", lw=0.9)
+            if margin:
+                ax.axhspan(fair - 100 * margin, fair + 100 * margin, color="#e8e8e8", lw=0,
+                           zorder=0)
+            ax.set_xticks(np.arange(len(x)), [str(v) for v in x], fontsize=8)
+            ax.set_xlim(-0.6, len(x) - 0.4)
+            # The shown range holds every whisker, the fair line and the margin band's edges.
+            band = 125 * (margin or 0.0)
+            low = min(float(np.nanmin(100 * part["low"].to_numpy(dtype=float))), fair - band)
+            high = max(float(np.nanmax(100 * part["high"].to_numpy(dtype=float))), fair + band)
+            pad = max(0.5, 0.1 * (max(high, fair) - min(low, fair)))
+            ax.set_ylim(max(0.0, min(low, fair) - pad), min(100.0, max(high, fair) + pad))
+            ax.tick_params(axis="y", labelsize=8)
+            if i == 0:
+                ax.set_title(str(col), fontsize=10)
+            if i == len(rows) - 1:
+                ax.set_xlabel(xlabel if row is None else "", fontsize=8)
+            if j == 0:
+                ax.set_ylabel("% won" if row is None else f"{row}\n% won", fontsize=9)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    return to_png(fig)
+
+
+def score_panels(panels: Mapping[str, Mapping[str, np.ndarray]], title: str,
+                 xlabel: str = "final score", ncols: int = 3) -> bytes:
+    """Small multiples of step histograms: one panel per key, one line per series in it.
+
+    Each series is drawn as the share of its values per bin, so series of
+    different sizes (one winner against P - 1 others) compare directly.
+    """
+    names = list(panels)
+    nrows = max(1, -(-len(names) // ncols))
+    fig = Figure(figsize=(3.0 * ncols + 0.6, 2.4 * nrows + 0.8))
+    axes = fig.subplots(nrows, ncols, squeeze=False)
+    for k, ax in enumerate(axes.flat):
+        if k >= len(names):
+            ax.set_axis_off()
+            continue
+        series = {label: np.asarray(v, dtype=float) for label, v in panels[names[k]].items()}
+        filled = [v for v in series.values() if v.size]
+        if filled:
+            low = np.floor(min(v.min() for v in filled))
+            high = np.ceil(max(v.max() for v in filled))
+            width = max(1.0, np.ceil((high - low + 1) / 60))  # at most ~60 bins a panel
+            edges = np.arange(low, high + width + 1, width) - 0.5
+            for j, (label, v) in enumerate(series.items()):
+                if v.size:
+                    counts, _ = np.histogram(v, edges)
+                    ax.stairs(100 * counts / v.size, edges, color=f"C{j}", lw=1.4,
+                              label=f"{label} (mean {v.mean():.1f})")
+        ax.set_title(names[k], fontsize=9)
+        ax.tick_params(labelsize=8)
+        ax.set_xlabel(xlabel, fontsize=8)
+        if k % ncols == 0:
+            ax.set_ylabel("% of scores", fontsize=8)
+        ax.legend(fontsize=7, frameon=False)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    return to_png(fig)

@@ -9,14 +9,12 @@ so a page can be made from results already on disk.
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-import simulate
 from analyses.thresholds import (
     DEFAULT_TARGET,
     EDGE_RULE_TEXT,
@@ -28,10 +26,11 @@ from analyses.thresholds import (
     printed_ranges,
     thresholds,
 )
+from engines import get_game
 from engines.rum_runner.rules import BAND_LABELS, Rules
 from reports import figures
+from reports._runs import RunSpec, join_words, play, scaled
 from reports.html import Page
-from simulate.errors import UserError
 from simulate.results import Results
 
 GAME = "rum-runner"
@@ -54,20 +53,6 @@ CALIBRATION_MARGIN_PP = 10.0
 KEEP_COLUMNS = ("score_0", "band_0", "turns", "end_reason")
 
 
-@dataclass(frozen=True)
-class RunSpec:
-    """One planned run: a rules preset, a policy, a game count and a seed."""
-
-    preset: str
-    policy: str
-    games: int
-    seed: int = SEED
-
-    @property
-    def label(self) -> str:
-        return f"{self.policy} ({self.preset})"
-
-
 @dataclass
 class PageOutput:
     """A built page: its file name, title, index blurb, HTML text and tables (CSV name -> frame)."""
@@ -82,8 +67,6 @@ class PageOutput:
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
     """The runs of the page: every preset x policy, counts scaled (at least one game each)."""
-    if not scale > 0:
-        raise UserError(f"report scale must be positive, not {scale}")
     out = []
     for preset in PRESETS:
         for name in POLICIES:
@@ -92,24 +75,15 @@ def plan(scale: float = 1.0) -> list[RunSpec]:
                 policy = "rollout" if ROLLOUT_SAMPLES == 16 else f"rollout:samples={ROLLOUT_SAMPLES}"
             else:
                 games, policy = FAST_GAMES, name
-            out.append(RunSpec(preset, policy, max(1, round(games * scale))))
+            out.append(RunSpec(preset, policy, 1, scaled(games, scale), SEED,
+                               f"{policy} ({preset})"))
     return out
 
 
 def run_plan(specs: list[RunSpec], backend: str = "fast", progress: bool | None = None,
              workers: int | None = None) -> dict[str, Results]:
     """Play every planned run; label -> Results (frames cut to the columns the page uses)."""
-    if backend == "fast" and importlib.util.find_spec("engines.rum_runner.engine") is None:
-        raise UserError("the Rum Runner fast engine (engines/rum_runner/engine.py) is not "
-                        "available; build the report with backend='reference' and a small scale")
-    out = {}
-    for spec in specs:
-        rules = Rules.from_overrides({}, preset=spec.preset)
-        res = simulate.run(GAME, spec.games, rules=rules, policies=spec.policy, seed=spec.seed,
-                           backend=backend, progress=progress, workers=workers, label=spec.label)
-        frame = res.frame[[c for c in KEEP_COLUMNS if c in res.frame]]
-        out[spec.label] = Results(frame, {**res.meta, "preset": spec.preset})
-    return out
+    return play(get_game(GAME), specs, lambda c: c in KEEP_COLUMNS, backend, progress, workers)
 
 
 def build_page(scale: float = 1.0, backend: str = "fast", progress: bool | None = None,
@@ -228,7 +202,7 @@ def reading(report: ThresholdsReport, presets: dict[str, str]) -> list[str]:
         reach = (f"no game reaches {well_off}" if high[best_lab] == 0 else
                  f"{_policy(best_lab)} reaches {well_off} most often, in {high[best_lab]:.1f}% "
                  f"of its games")
-        out.append(f"Under the {preset} rules, {_join(broke)} end '{_name(0)}' (below "
+        out.append(f"Under the {preset} rules, {join_words(broke)} end '{_name(0)}' (below "
                    f"{report.rules.score_band_edges[0]}); {reach}.")
     best = summary["target_distance_pct"].idxmin()
     dist = summary.loc[best, "target_distance_pct"]
@@ -263,10 +237,6 @@ def _name(band: int) -> str:
 
 def _policy(label: str) -> str:
     return label.split(" (")[0]
-
-
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # ================================================================ wide tables for the page

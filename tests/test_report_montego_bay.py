@@ -1,0 +1,189 @@
+"""The Montego Bay report page, and the whole report's index of all three pages.
+
+Everything is built on the reference backend at a tiny scale, so the test does
+not depend on the fast engine (or its compile time).
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import reports.montego_bay as mb
+import reports.rum_runner as rrun
+from engines.montego_bay.rules import Rules
+from reports import figures
+from reports.build import PAGES, build_report
+from simulate.errors import UserError
+from simulate.results import Results
+
+SCALE = 0.001  # 150 games per Montego Bay run (six runs)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "site"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(rrun, "ROLLOUT_SAMPLES", 2)  # keeps the Rum Runner page quick
+        written = build_report(out, scale=SCALE, backend="reference", progress=False)
+    return out, written
+
+
+def test_whole_report_indexes_all_three_pages_in_order(built):
+    out, written = built
+    index = (out / "index.html").read_text()
+    links = re.findall(r'<a href="([^"]+)">', index)
+    assert links == ["rum_runner.html", "rum_rebellion.html", "montego_bay.html"]
+    assert all((out / link).exists() for link in links)
+    assert written[-1].name == "index.html"
+    for spec in PAGES.values():
+        assert spec.blurb.replace("'", "&#x27;") in index
+    assert (PAGES["montego-bay"].filename, PAGES["montego-bay"].blurb) == (mb.FILENAME, mb.BLURB)
+
+
+def test_page_writes_tables_and_embeds_figures(built):
+    out, written = built
+    names = {p.name for p in written}
+    assert {"montego_bay.html", "montego_bay_verdicts.csv", "montego_bay_shares.csv",
+            "montego_bay_scores.csv", "montego_bay_runs.csv"} <= names
+    html = (out / "montego_bay.html").read_text()
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(images) == 3  # win shares per preset (2), scores
+    assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
+    assert "<script" not in html and "http" not in html.split("<body>")[1]
+
+
+def test_page_states_how_it_was_made(built):
+    out, _ = built
+    html = (out / "montego_bay.html").read_text()
+    assert f"rumsim report montego-bay --out {out} --scale 0.001 --backend reference" in html
+    assert "Seeds: 1;" in html and "whole page:" in html
+    assert "Policies: greedy in every seat." in html
+    assert f"games: {6 * 150:,} in all; backend: reference" in html
+    assert "freight_ships=9, stack_b_size=3" in html and "chi-square" in html.lower()
+
+
+def test_csv_tables_are_tidy(built):
+    out, _ = built
+    verdicts = pd.read_csv(out / "montego_bay_verdicts.csv")
+    assert list(zip(verdicts["preset"], verdicts["players"], strict=True)) == [
+        (p, n) for p in mb.PRESETS for n in mb.PLAYER_COUNTS]
+    assert set(verdicts["order_verdict"]) <= {"balanced", "unbalanced", "undetermined"}
+    shares = pd.read_csv(out / "montego_bay_shares.csv")
+    assert set(shares["view"]) == {"rail order", "first rail position", "seat"}
+    by_order = shares[shares["view"] == "rail order"].groupby(["preset", "players"])["share"]
+    assert np.allclose(by_order.sum(), 1.0)  # one winner's share per game, spread over ranks
+    scores = pd.read_csv(out / "montego_bay_scores.csv")
+    assert (scores["winner_mean"] > scores["others_mean"]).all()
+    assert list(pd.read_csv(out / "montego_bay_runs.csv")["games"]) == [150] * 6
+
+
+# ---------------------------------------------------------------- analysis and reading
+
+
+def test_rail_order_reseats_wins_by_earliest_worker():
+    frame = pd.DataFrame({"first_rail_pos_0": [3, 1], "first_rail_pos_1": [1, 4],
+                          "first_rail_pos_2": [2, 2], "win_0": [1.0, 0.0],
+                          "win_1": [0.0, 0.5], "win_2": [0.0, 0.5]})
+    ranked = mb.by_rail_order(frame, 3)
+    assert ranked.to_dict("list") == {"win_0": [0.0, 0.0], "win_1": [0.0, 0.5],
+                                      "win_2": [1.0, 0.5]}
+
+
+def fake_run(preset: str, players: int, first_mover_wins: float, n: int = 1500,
+             seed: int = 0) -> Results:
+    """Games with a random rail; the first mover wins with the given probability."""
+    rng = np.random.default_rng(seed)
+    workers = 2 * players
+    owner = np.tile(np.arange(players), 2)
+    frame = pd.DataFrame({"game": np.arange(n), "players": players,
+                          "rounds": rng.integers(3, 7, n)})
+    pos = np.zeros((n, players), dtype=int)
+    for g in range(n):
+        rail = rng.permutation(workers)  # rail[k] = worker at position k + 1
+        for s in range(players):
+            pos[g, s] = 1 + int(np.flatnonzero(owner[rail] == s)[0])
+    first = pos.argmin(axis=1)
+    other = (first + rng.integers(1, players, n)) % players
+    winner = np.where(rng.random(n) < first_mover_wins, first, other)
+    for s in range(players):
+        frame[f"first_rail_pos_{s}"] = pos[:, s]
+        frame[f"win_{s}"] = (winner == s).astype(float)
+        frame[f"score_{s}"] = rng.integers(20, 60, n) + 30 * (winner == s)
+    rules = Rules.from_overrides({}, preset=preset)
+    return Results(frame, {"preset": preset, "players": players, "seed": 1,
+                           "rules_changed": rules.describe(), "policies": ["greedy"] * players,
+                           "backend": "fast", "elapsed_s": 0.5, "games": n})
+
+
+def fake_results(first_mover_wins: dict[int, float]) -> dict[str, Results]:
+    return {f"standard, {p} players": fake_run("standard", p, share, seed=p)
+            for p, share in first_mover_wins.items()}
+
+
+def test_reading_answers_from_the_numbers():
+    no = mb.render_page(fake_results({2: 0.30, 3: 0.10}), "cmd")
+    assert "No: the player who moves first on the rail wins less often than the fair share " \
+           "in every setting" in no.html
+    assert "Rail order verdicts within ±2 pp: unbalanced at 2 players (standard) and 3 " \
+           "players (standard)" in no.html
+    assert "Simulation time: 1.0 s." in no.html and "cmd" in no.html
+    yes = mb.render_page(fake_results({2: 0.70, 3: 0.60}), "cmd")
+    assert "Yes: the player who moves first on the rail wins more often" in yes.html
+    assert "1st at 2 players" in yes.html
+    mixed = mb.render_page(fake_results({2: 0.70, 3: 0.10}), "cmd")
+    assert ("It depends: of the 2 settings, the player who moves first on the rail wins more "
+            "often than the fair share in 1 and less often than the fair share in 1") in mixed.html
+
+
+def test_scores_summarise_winners_and_others():
+    page = mb.render_page(fake_results({3: 0.4}), "cmd")
+    table = page.tables["montego_bay_scores.csv"]
+    assert table["winner_mean"].iloc[0] > table["others_mean"].iloc[0] + 15
+    assert "winners average" in page.html and "ahead of the runner-up by" in page.html
+
+
+# ---------------------------------------------------------------- plan, errors, figures
+
+
+def test_plan_covers_presets_and_player_counts():
+    full = mb.plan()
+    assert [(s.preset, s.players) for s in full] == [
+        (p, n) for p in mb.PRESETS for n in mb.PLAYER_COUNTS]
+    assert {s.games for s in full} == {mb.GAMES} and {s.seed for s in full} == {mb.SEED}
+    assert {s.games for s in mb.plan(1e-9)} == {2}
+    with pytest.raises(UserError):
+        mb.plan(0)
+
+
+def test_missing_fast_engine_is_a_user_error(monkeypatch):
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(UserError, match="backend='reference'"):
+        mb.run_plan(mb.plan(1e-9), backend="fast")
+
+
+def test_share_figures_render_with_blank_panels():
+    shares = pd.DataFrame({"row": ["a", "a", "b"], "col": ["2p", "3p", "2p"], "x": [1, 1, 1],
+                           "share": [0.5, 0.3, 0.5], "low": [0.4, 0.2, 0.4],
+                           "high": [0.6, 0.4, 0.6], "fair": [0.5, 1 / 3, 0.5]})
+    assert figures.win_share_panels(shares, "t", margin=0.02).startswith(b"\x89PNG")
+    assert figures.score_panels({"p": {"winner": np.array([5, 9]), "others": np.array([])}},
+                                "t").startswith(b"\x89PNG")
+
+
+def test_unequal_seats_are_named_in_the_reading():
+    res = fake_results({3: 0.4})
+    frame = res["standard, 3 players"].frame
+    to_seat0 = np.arange(len(frame)) % 2 == 0  # every other game goes to seat 0
+    for s in range(3):
+        frame.loc[to_seat0, f"win_{s}"] = float(s == 0)
+    page = mb.render_page(res, "cmd")
+    assert re.search(r"finds unequal seats where seat 0 wins 6\d\.\d% at 3 players \(standard\)",
+                     page.html)
+    fair = mb.render_page(fake_results({3: 0.4}), "cmd")
+    assert "finds no unequal seats" in fair.html

@@ -1,0 +1,175 @@
+"""The Rum Rebellion report page: files, figures, reproduction command, and a reading computed
+from the numbers.
+
+The page is built on the reference backend at a tiny scale, so the test does
+not depend on the fast engine or its compile time.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import reports.rum_rebellion as rr
+from engines.rum_rebellion.rules import Rules
+from reports import figures
+from reports.build import PAGES, build_report
+from simulate.errors import UserError
+from simulate.results import Results
+
+SCALE = 0.002  # 300 games per run, 12 runs
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "site"
+    written = build_report(out, games=["rum-rebellion"], scale=SCALE, backend="reference",
+                           progress=False)
+    return out, written
+
+
+def test_page_tables_and_index_are_written(built):
+    out, written = built
+    names = {p.name for p in written}
+    assert {"rum_rebellion.html", "index.html", "rum_rebellion_variants.csv",
+            "rum_rebellion_lengths.csv", "rum_rebellion_rounds.csv", "rum_rebellion_seats.csv",
+            "rum_rebellion_seat_verdicts.csv", "rum_rebellion_runs.csv"} <= names
+    assert written[-1].name == "index.html"
+    assert 'href="rum_rebellion.html"' in (out / "index.html").read_text()
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_page_embeds_two_png_figures(built):
+    out, _ = built
+    html = (out / "rum_rebellion.html").read_text()
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(images) == 2  # the length ECDFs, the seat shares
+    assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
+    assert "<script" not in html and "http" not in html.split("<body>")[1]
+
+
+def test_page_states_how_it_was_made(built):
+    out, _ = built
+    html = (out / "rum_rebellion.html").read_text()
+    assert f"rumsim report rum-rebellion --out {out} --scale 0.002 --backend reference" in html
+    assert "Seeds: 1;" in html and "whole page:" in html and "Simulation time:" in html
+    assert "Policies: threshold in every seat." in html
+    assert f"games: {12 * 300:,} in all; backend: reference" in html
+    for preset in rr.VARIANTS:
+        assert preset in html
+    assert "votes_for_coup=40" in html and "Holm" in html and "Wilson" in html
+
+
+def test_csv_tables_are_tidy(built):
+    out, _ = built
+    variants = pd.read_csv(out / "rum_rebellion_variants.csv")
+    assert list(dict.fromkeys(variants["variant"])) == list(rr.VARIANTS)
+    assert {"rounds_mean", "rounds_p90", "first_player_edge", "score_spread"} <= set(
+        variants["metric"])
+    runs = pd.read_csv(out / "rum_rebellion_runs.csv")
+    assert list(runs["games"]) == [300] * 12
+    assert sorted(runs["players"].unique()) == [2, 3, 4, 5, 6]
+    seats = pd.read_csv(out / "rum_rebellion_seats.csv")
+    assert len(seats) == 2 + 3 + 4 + 5 + 6
+    assert np.allclose(seats.groupby("players")["share"].sum(), 1.0)  # a winner every game
+    rounds = pd.read_csv(out / "rum_rebellion_rounds.csv")
+    assert np.allclose(rounds.groupby("rules")["cumulative"].max(), 1.0)
+    lengths = pd.read_csv(out / "rum_rebellion_lengths.csv")
+    assert lengths["rules"].iloc[0] == "standard" and len(lengths) == 1 + len(rr.VARIANTS)
+
+
+# ---------------------------------------------------------------- the reading, on made-up data
+
+
+def fake_run(preset: str, players: int, rounds: np.ndarray, first_wins: float = None,
+             seed: int = 0) -> Results:
+    """A results frame like the engine's: a random winner per game unless ``first_wins``."""
+    rng = np.random.default_rng(seed)
+    n = rounds.size
+    winner = rng.integers(0, players, n)
+    if first_wins is not None:
+        winner = np.where(rng.random(n) < first_wins, 0, rng.integers(1, players, n))
+    frame = pd.DataFrame({"game": np.arange(n), "players": players, "rounds": rounds,
+                          "turns": rounds * players, "capped": 0})
+    for s in range(players):
+        frame[f"win_{s}"] = (winner == s).astype(float)
+        frame[f"score_{s}"] = 1000 * (winner == s) + rng.integers(0, 300, n)
+    rules = Rules.from_overrides({}, preset=preset)
+    return Results(frame, {"preset": preset, "players": players, "seed": 1,
+                           "rules_changed": rules.describe(), "policies": ["threshold"] * players,
+                           "backend": "fast", "elapsed_s": 0.25, "games": n})
+
+
+def fake_results(cuts: dict[str, int], first_wins: dict[str, float] | None = None,
+                 n: int = 2000) -> dict[str, Results]:
+    base = np.random.default_rng(7).integers(15, 40, n)
+    out = {"standard, 4 players": fake_run("standard", 4, base, seed=1)}
+    for preset, cut in cuts.items():
+        share = (first_wins or {}).get(preset)
+        # The same winners as the base (seed 1) unless the first player's share is forced.
+        out[f"{preset}, 4 players"] = fake_run(preset, 4, base - cut, share, seed=1)
+    out["standard, 2 players"] = fake_run("standard", 2, base, seed=3)
+    return out
+
+
+def test_reading_names_the_variation_that_shortens_most():
+    page = rr.render_page(fake_results({"short_a": 2, "short_b": 9, "short_c": 0}), "cmd")
+    assert "short_b (b: 4 Lose cards removed) shortens the game most" in page.html
+    assert "2 of 3 variations shorten it significantly; the least is short_a" in page.html
+    assert "No significant change in mean length: short_c" in page.html
+    other = rr.render_page(fake_results({"short_a": 2, "short_d": 5}), "cmd")
+    assert "short_d (d: 40 votes for a coup) shortens the game most" in other.html
+    assert "Simulation time: 1.0 s." in other.html and "cmd" in other.html
+
+
+def test_reading_reports_a_changed_first_player_edge():
+    page = rr.render_page(fake_results({"short_a": 2, "short_e_tol": 4},
+                                       first_wins={"short_e_tol": 0.6}), "cmd")
+    assert re.search(r"short_e_tol raises it by 3\d\.\d\d pp", page.html)
+    assert "significant after Holm" in page.html
+    same = rr.render_page(fake_results({"short_a": 2}), "cmd")
+    assert "no variation changes it significantly" in same.html
+
+
+def test_longer_variations_and_seat_verdicts_are_reported():
+    page = rr.render_page(fake_results({"short_c": -6}), "cmd")
+    assert "No variation shortens the game significantly" in page.html
+    assert "Longer games under short_c (+6.00" in page.html
+    assert "at 2 players (fair 50.0%)" in page.html
+
+
+# ---------------------------------------------------------------- plan, errors, figures
+
+
+def test_plan_runs_every_preset_at_four_players_and_the_other_counts_once():
+    full = rr.plan()
+    assert [(s.preset, s.players) for s in full] == (
+        [("standard", 4), *[(p, 4) for p in rr.VARIANTS]] + [("standard", p) for p in (2, 3, 5, 6)])
+    assert {s.games for s in full} == {rr.VARIANT_GAMES, rr.SEAT_GAMES}
+    assert len({s.label for s in full}) == len(full) and {s.seed for s in full} == {rr.SEED}
+    assert {s.games for s in rr.plan(1e-9)} == {2}
+    with pytest.raises(UserError):
+        rr.plan(-1)
+
+
+def test_missing_fast_engine_is_a_user_error(monkeypatch):
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(UserError, match="backend='reference'"):
+        rr.run_plan(rr.plan(1e-9), backend="fast")
+
+
+def test_page_is_registered_after_rum_runner():
+    assert list(PAGES)[:2] == ["rum-runner", "rum-rebellion"]
+    spec = PAGES["rum-rebellion"]
+    assert (spec.filename, spec.blurb) == (rr.FILENAME, rr.BLURB)
+
+
+def test_length_ecdf_renders_with_an_empty_run():
+    png = figures.length_ecdf({"standard": np.array([3, 5, 5, 9]), "x": np.array([], dtype=int)},
+                              "t", base="standard")
+    assert png.startswith(b"\x89PNG")
