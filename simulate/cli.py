@@ -538,18 +538,22 @@ def bench(
         metavar="[GAME]...", help="games to measure (default: all)")] = None,
     policy: Annotated[list[str] | None, typer.Option(
         "--policy", help="policies to measure (repeatable; default: each of the game's)")] = None,
+    players: PlayersOpt = None,
     seconds: Annotated[float, typer.Option("--seconds", help="wall time per measurement",
-                                           min=0.05)] = 1.0,
+                                           min=0.01)] = 1.0,
+    repeats: Annotated[int, typer.Option("--repeats", help="runs per measurement; the best "
+                                         "counts", min=1)] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="print a list of records")] = False,
 ) -> None:
     """Games per second: fast path on 1 thread and all threads, reference path, and the ratio."""
     from simulate import bench as b
 
     names = [get_game(g).name for g in games_] if games_ else None
-    if policy:
-        for name in names or GAMES:
-            for p in policy:
-                get_game(name).policy(p)
+    for name in names or GAMES:
+        for p in policy or []:
+            get_game(name).policy(p)
+        if players is not None:
+            get_game(name).check_players(players)
     header_done = False
 
     def show(rec):
@@ -565,7 +569,8 @@ def bench(
              f"{rec['fast_all']:>15,.0f} {rec['scaling']:>7.2f}x {rec['reference']:>10,.1f} "
              f"{rec['speedup']:>7,.0f}x")
 
-    records = b.bench(names, policy, seconds=seconds, on_record=show)
+    records = b.bench(names, policy, seconds=seconds, on_record=show, repeats=repeats,
+                      players=players)
     if as_json:
         echo(json.dumps(records, indent=2))
     else:

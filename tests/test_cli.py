@@ -186,3 +186,24 @@ def test_run_csv_summary(capsys):
     frame = pd.read_csv(__import__("io").StringIO(out))
     assert list(frame.columns) == ["column", "mean", "sd", "min", "p5", "p50", "p95", "max"]
     assert "score_0" in set(frame["column"])
+
+
+def test_bench_prints_records_with_the_agreed_fields(capsys):
+    code, out, err = rumsim(capsys, "bench", "rum-runner", "--policy", "random", "--seconds",
+                            "0.02", "--repeats", "1", "--json")
+    assert code == 0, err
+    (record,) = json.loads(out)
+    assert {"game", "policy", "players", "fast_1", "fast_all", "reference", "speedup"} <= set(record)
+    assert record["game"] == "rum-runner" and record["policy"] == "random"
+    assert record["fast_1"] > 0 and record["reference"] > 0
+    assert record["speedup"] == pytest.approx(record["fast_1"] / record["reference"], rel=0.01)
+    code, out, _ = rumsim(capsys, "bench", "rum-runner", "--policy", "random", "--seconds",
+                          "0.02", "--repeats", "1")
+    assert code == 0 and "fast 1 thread" in out and "speedup" in out
+
+
+def test_bench_mistakes(capsys):
+    code, _, err = rumsim(capsys, "bench", "rum-runner", "--policy", "grredy")
+    assert code == 2 and "did you mean 'greedy'" in err
+    code, _, err = rumsim(capsys, "bench", "montego-bay", "-p", "7")
+    assert code == 2 and "2-4 players" in err
