@@ -56,8 +56,11 @@ class SeatAnswer:
     sequential: bool = False
     views: dict[str, pd.DataFrame] = field(default_factory=dict)
     view_tests: dict[str, tuple[float, int, float]] = field(default_factory=dict)
-    about: str = "seat"          # "seat" or "seat and policy"
+    about: str = "seat"          # what a row is: "seat", "seat and the policy in it", ...
     meta: dict = field(default_factory=dict)
+    unit: str = "seat"           # the first column's heading
+    first_number: int = 0        # how the first row is numbered (seats from 0, places from 1)
+    order_note: str = "seat 0 is first in turn order"
 
     @property
     def headline(self) -> Interval:
@@ -97,18 +100,18 @@ class SeatAnswer:
             lines.append(f"{m.get('game')}: {m.get('players')} players, policy "
                          f"{', '.join(m.get('policies', []))}, rules: {m.get('rules_changed')}, "
                          f"seed {m.get('seed')}, {self.games:,} games")
-        lines.append(f"Win share by {self.about} (seat 0 is first in turn order; ties count 1/k; "
+        lines.append(f"Win share by {self.about} ({self.order_note}; ties count 1/k; "
                      f"fair share 1/{self.players} = {fair:.1%})")
         rows = []
         for _, r in self.table.iterrows():
-            rows.append([str(int(r["seat"])), f"{r['share']:.2%}",
+            rows.append([str(int(r["seat"]) + self.first_number), f"{r['share']:.2%}",
                          f"[{r['low']:.2%}, {r['high']:.2%}]", _pp(r["gap"]),
                          f"[{_pp(r['gap_low'])}, {_pp(r['gap_high'])}]"])
         ci = "anytime-valid 95% CI" if self.sequential else "95% CI"
-        lines.append(text_table(["seat", "win share", ci, "gap from fair", ci], rows))
+        lines.append(text_table([self.unit, "win share", ci, "gap from fair", ci], rows))
         lines.append("")
-        lines.append(f"Chi-square test that all seats win equally often: chi2 = {self.chi2:.2f}, "
-                     f"df = {self.dof}, p = {_p(self.p_value)}")
+        lines.append(f"Chi-square test that every {self.unit} wins equally often: "
+                     f"chi2 = {self.chi2:.2f}, df = {self.dof}, {_p(self.p_value)}")
         lines.append(f"Verdict (margin ±{self.margin * 100:g} percentage points): {self.verdict_text}")
         for name, frame in self.views.items():
             lines.append("")
@@ -120,7 +123,7 @@ class SeatAnswer:
                                      "gap from fair"], rows))
             chi2, dof, p = self.view_tests[name]
             lines.append(f"Chi-square test that every {name} wins equally often: "
-                         f"chi2 = {chi2:.2f}, df = {dof}, p = {_p(p)}")
+                         f"chi2 = {chi2:.2f}, df = {dof}, {_p(p)}")
         lines.append("")
         lines.append(self.method)
         return "\n".join(lines)
@@ -129,7 +132,9 @@ class SeatAnswer:
 def seat_advantage(frame: pd.DataFrame, players: int, margin: float = DEFAULT_MARGIN,
                    confidence: float = CONFIDENCE, views: dict[str, str] | None = None,
                    sequential_alpha_rho: tuple[float, float] | None = None,
-                   same_policy: bool = True, meta: dict | None = None) -> SeatAnswer:
+                   same_policy: bool = True, meta: dict | None = None,
+                   unit: str = "seat", about: str | None = None, first_number: int = 0,
+                   order_note: str | None = None) -> SeatAnswer:
     """The seat answer for a frame with ``win_0 .. win_{P-1}`` columns.
 
     ``views`` maps a name to a column pattern such as ``'first_rail_pos_{seat}'``.
@@ -165,17 +170,28 @@ def seat_advantage(frame: pd.DataFrame, players: int, margin: float = DEFAULT_MA
         })
     table = pd.DataFrame(rows)
     chi2, dof, p = _chi_square_equal(table["wins"].to_numpy())
-    verdict, text, more = _verdict(table, n, margin, z_sim, fair)
-    method = _method_text(confidence, players, sequential_alpha_rho is not None)
+    verdict, text, more = _verdict(table, n, margin, z_sim, fair, unit, first_number)
+    method = _method_text(confidence, players, sequential_alpha_rho is not None, unit)
     answer = SeatAnswer(players, n, margin, table.drop(columns="variance"), chi2, dof, p,
                         verdict, text, more, method,
                         sequential=sequential_alpha_rho is not None,
-                        about="seat" if same_policy else "seat and the policy in it",
-                        meta=meta or {})
+                        about=about or ("seat" if same_policy else "seat and the policy in it"),
+                        meta=meta or {}, unit=unit, first_number=first_number,
+                        order_note=order_note or f"{unit} {first_number} is first in turn order")
     for name, pattern in (views or {}).items():
         answer.views[name], answer.view_tests[name] = win_share_by(frame, players, pattern,
                                                                    confidence)
     return answer
+
+
+def reseat(frame: pd.DataFrame, players: int, pattern: str) -> pd.DataFrame:
+    """The wins re-seated by a per-seat order column: ``win_k`` is the win of the player
+    with the (k+1)-th smallest value of ``pattern`` in that game (e.g. Montego Bay's rail
+    position of each player's first worker, which is the game's turn order)."""
+    key = np.column_stack([frame[pattern.format(seat=s)].to_numpy() for s in range(players)])
+    wins = np.column_stack([frame[f"win_{s}"].to_numpy(dtype=float) for s in range(players)])
+    ranked = np.take_along_axis(wins, np.argsort(key, axis=1, kind="stable"), axis=1)
+    return pd.DataFrame({f"win_{k}": ranked[:, k] for k in range(players)})
 
 
 def win_share_by(frame: pd.DataFrame, players: int, pattern: str,
@@ -220,22 +236,25 @@ def _chi_square_equal(wins: np.ndarray) -> tuple[float, int, float]:
     return chi2, dof, float(st.chi2.sf(chi2, dof))
 
 
-def _verdict(table: pd.DataFrame, n: int, margin: float, z: float, fair: float):
+def _verdict(table: pd.DataFrame, n: int, margin: float, z: float, fair: float,
+             unit: str = "seat", first_number: int = 0):
     lows = table["sim_low"].to_numpy()
     highs = table["sim_high"].to_numpy()
     gaps = table["gap"].to_numpy()
     if np.all((lows > -margin) & (highs < margin)):
         worst = int(np.argmax(np.maximum(np.abs(lows), np.abs(highs))))
         return "balanced", (
-            f"balanced within ±{margin * 100:g} pp: every seat's win share is within "
+            f"balanced within ±{margin * 100:g} pp: every {unit}'s win share is within "
             f"{margin * 100:g} points of the fair {fair:.1%} (the widest simultaneous bound is "
-            f"seat {worst}'s {max(abs(lows[worst]), abs(highs[worst])) * 100:.2f} pp)"), None
+            f"{unit} {worst + first_number}'s "
+            f"{max(abs(lows[worst]), abs(highs[worst])) * 100:.2f} pp)"), None
     outside = np.where((lows > margin) | (highs < -margin))[0]
     if outside.size:
         s = int(outside[np.argmax(np.abs(gaps[outside]))])
         word = "more" if gaps[s] > 0 else "less"
         return "unbalanced", (
-            f"unbalanced: seat {s} wins {abs(gaps[s]) * 100:.1f} pp {word} often than the fair "
+            f"unbalanced: {unit} {s + first_number} wins {abs(gaps[s]) * 100:.1f} pp {word} "
+            f"often than the fair "
             f"{fair:.1%} (simultaneous interval {lows[s] * 100:+.2f} to {highs[s] * 100:+.2f} pp, "
             f"wholly beyond ±{margin * 100:g} pp)"), None
     needed = _games_needed(table, margin, z)
@@ -280,7 +299,8 @@ def _games_if_fair(table: pd.DataFrame, margin: float, z: float) -> int:
     return int(min(math.ceil(z * z * var / margin ** 2), MOST_GAMES))
 
 
-def _method_text(confidence: float, players: int, sequential_mode: bool) -> str:
+def _method_text(confidence: float, players: int, sequential_mode: bool,
+                 unit: str = "seat") -> str:
     if sequential_mode:
         intervals = ("Intervals: anytime-valid confidence sequences (normal-mixture boundary for "
                      "[0,1] values, Howard et al. 2021), valid although the run stopped once the "
@@ -288,9 +308,9 @@ def _method_text(confidence: float, players: int, sequential_mode: bool) -> str:
     else:
         intervals = ("Intervals: Wilson score intervals (effective sample size for tied wins "
                      "counted 1/k)")
-    return (f"{intervals}; verdict on simultaneous intervals over the {players} seats "
+    return (f"{intervals}; verdict on simultaneous intervals over the {players} {unit}s "
             f"(Bonferroni, each at {1 - (1 - confidence) / players:.2%}). Chi-square: goodness "
-            f"of fit of the seats' win counts to equal shares.")
+            f"of fit of the {unit}s' win counts to equal shares.")
 
 
 def _round_up(x: int) -> int:
@@ -307,7 +327,7 @@ def _pp(x: float) -> str:
 
 
 def _p(p: float) -> str:
-    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+    return "p < 0.0001" if p < 1e-4 else f"p = {p:.4f}"
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:

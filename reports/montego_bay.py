@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyses.seats import SeatAnswer, seat_advantage
+from analyses.seats import SeatAnswer, reseat, seat_advantage
 from analyses.stats import CONFIDENCE, z_value
 from analyses.variants import holm
 from engines import get_game
@@ -92,14 +92,7 @@ def build_page(scale: float = 1.0, backend: str = "fast", progress: bool | None 
 # ================================================================ analysis
 
 
-def by_rail_order(frame: pd.DataFrame, players: int) -> pd.DataFrame:
-    """The frame's wins re-seated by rail order: ``win_k`` is the win of the player whose
-    earliest worker is (k+1)-th on the set-up rail (earliest workers never share a position)."""
-    pos = np.column_stack([frame[f"first_rail_pos_{s}"].to_numpy() for s in range(players)])
-    wins = np.column_stack([frame[f"win_{s}"].to_numpy(dtype=float) for s in range(players)])
-    order = np.argsort(pos, axis=1, kind="stable")
-    ranked = np.take_along_axis(wins, order, axis=1)
-    return pd.DataFrame({f"win_{k}": ranked[:, k] for k in range(players)})
+ORDER_PATTERN = "first_rail_pos_{seat}"  # the game's turn order (GAME.extra["turn_order"])
 
 
 def analyse(results: dict[str, Results]) -> list[Setting]:
@@ -110,7 +103,7 @@ def analyse(results: dict[str, Results]) -> list[Setting]:
         frame, p, meta = res.frame, int(res.meta["players"]), res.meta
         same = len(set(meta.get("policies", [POLICY]))) == 1
         seat = seat_advantage(frame, p, margin=MARGIN, views=views, same_policy=same, meta=meta)
-        order = seat_advantage(by_rail_order(frame, p), p, margin=MARGIN, same_policy=same,
+        order = seat_advantage(reseat(frame, p, ORDER_PATTERN), p, margin=MARGIN, same_policy=same,
                                meta=meta)
         scores = frame[[f"score_{s}" for s in range(p)]].to_numpy(dtype=float)
         wins = frame[[f"win_{s}" for s in range(p)]].to_numpy(dtype=float)

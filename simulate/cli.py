@@ -359,19 +359,38 @@ def seats(
     if results.meta["interrupted"]:
         typer.echo(f"interrupted: analysing the {results.meta['games']:,} games that finished",
                    err=True)
+    turn_order = info.extra.get("turn_order")
     answer = seat_analysis.seat_advantage(
         results.frame, players, margin=margin, views=info.extra.get("seat_views"),
-        sequential_alpha_rho=alpha_rho, same_policy=len(set(policies)) == 1, meta=results.meta)
+        sequential_alpha_rho=alpha_rho, same_policy=len(set(policies)) == 1, meta=results.meta,
+        order_note="seats are colours, with no turn order" if turn_order else None)
+    answers = [answer]
+    if turn_order:
+        # Seats are colours here; the game's turn order comes from a per-seat column.
+        name, pattern = turn_order
+        answers.insert(0, seat_analysis.seat_advantage(
+            seat_analysis.reseat(results.frame, players, pattern), players, margin=margin,
+            sequential_alpha_rho=alpha_rho, same_policy=len(set(policies)) == 1,
+            meta=results.meta, unit="place", about=f"{name} place", first_number=1,
+            order_note="place 1 moves first"))
     if out is not None:
         from simulate.results import atomic_write_text
 
-        atomic_write_text(out, answer.to_csv())
+        atomic_write_text(out, "".join(a.to_csv() for a in answers))
         typer.echo(f"wrote {out}", err=True)
     if fmt == "json":
-        echo(json.dumps(answer.to_json(), indent=2, default=float))
+        data = answer.to_json()
+        if turn_order:
+            data["turn_order"] = {"name": turn_order[0], **answers[0].to_json()}
+        echo(json.dumps(data, indent=2, default=float))
     elif fmt == "csv":
-        echo(answer.to_csv().rstrip("\n"))
+        echo("".join(a.to_csv() for a in answers).rstrip("\n"))
     else:
+        if turn_order:
+            echo(f"{info.title} has no seat order: turn order is the {turn_order[0]}. First the "
+                 f"answer by {turn_order[0]} place, then by seat (colour).")
+            echo(answers[0].render_text())
+            echo("")
         if precision is not None:
             echo(f"--precision {precision}: {n_games:,} games give the first player's share an "
                  f"anytime-valid 95% interval of at most ±{precision}")

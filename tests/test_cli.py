@@ -207,3 +207,38 @@ def test_bench_mistakes(capsys):
     assert code == 2 and "did you mean 'greedy'" in err
     code, _, err = rumsim(capsys, "bench", "montego-bay", "-p", "7")
     assert code == 2 and "2-4 players" in err
+
+
+def test_seats_answers_with_intervals_a_verdict_and_the_rail_order(capsys):
+    code, out, err = rumsim(capsys, "seats", "montego-bay", "-p", "3", "--policy", "random",
+                            "-n", "3000", "-q")
+    assert code == 0, err
+    assert "Win share by rail order place" in out and "Win share by seat" in out
+    assert "Win share by first rail position" in out and "Verdict" in out
+    code, out, _ = rumsim(capsys, "seats", "rum-rebellion", "-p", "3", "-n", "2000", "-q",
+                          "--format", "json")
+    data = json.loads(out)
+    assert data["players"] == 3 and len(data["seats"]) == 3
+    assert data["verdict"] in {"balanced", "unbalanced", "undetermined"}
+    assert abs(sum(s["share"] for s in data["seats"]) - 1) < 1e-9
+
+
+def test_seats_precision_plays_enough_games_for_an_anytime_valid_interval(capsys):
+    code, out, err = rumsim(capsys, "seats", "rum-rebellion", "-p", "2", "-n", "100",
+                            "--precision", "0.05", "-q", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["sequential"] is True
+    seat0 = data["seats"][0]
+    assert (seat0["high"] - seat0["low"]) / 2 <= 0.05 + 1e-12
+    assert data["games"] > 100
+
+
+def test_seats_mistakes(capsys):
+    code, _, err = rumsim(capsys, "seats", "rum-runner", "-n", "100")
+    assert code == 2 and "solo game" in err
+    code, _, err = rumsim(capsys, "seats", "montego-bay", "--precision", "0.00001",
+                          "--max-games", "1e5")
+    assert code == 2 and "needs about" in err
+    code, _, err = rumsim(capsys, "seats", "montego-bay", "--margin", "2")
+    assert code == 2 and "--margin" in err

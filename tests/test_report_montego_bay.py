@@ -86,15 +86,6 @@ def test_csv_tables_are_tidy(built):
 # ---------------------------------------------------------------- analysis and reading
 
 
-def test_rail_order_reseats_wins_by_earliest_worker():
-    frame = pd.DataFrame({"first_rail_pos_0": [3, 1], "first_rail_pos_1": [1, 4],
-                          "first_rail_pos_2": [2, 2], "win_0": [1.0, 0.0],
-                          "win_1": [0.0, 0.5], "win_2": [0.0, 0.5]})
-    ranked = mb.by_rail_order(frame, 3)
-    assert ranked.to_dict("list") == {"win_0": [0.0, 0.0], "win_1": [0.0, 0.5],
-                                      "win_2": [1.0, 0.5]}
-
-
 def fake_run(preset: str, players: int, first_mover_wins: float, n: int = 1500,
              seed: int = 0) -> Results:
     """Games with a random rail; the first mover wins with the given probability."""

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from analyses import sequential
-from analyses.seats import seat_advantage, win_share_by
+from analyses.seats import reseat, seat_advantage, win_share_by
 
 
 def synthetic(shares, n, seed=0, tie_rate=0.0, no_winner=0.0):
@@ -146,3 +146,12 @@ def test_bad_inputs():
         seat_advantage(frame, 1)
     with pytest.raises(ValueError):
         seat_advantage(frame, 2, margin=0)
+
+
+def test_reseat_orders_wins_by_a_per_seat_turn_order_column():
+    frame = pd.DataFrame({"first_rail_pos_0": [3, 1], "first_rail_pos_1": [1, 4],
+                          "first_rail_pos_2": [2, 2], "win_0": [1.0, 0.0],
+                          "win_1": [0.0, 0.5], "win_2": [0.0, 0.5]})
+    ranked = reseat(frame, 3, "first_rail_pos_{seat}")
+    assert ranked.to_dict("list") == {"win_0": [0.0, 0.0], "win_1": [0.0, 0.5],
+                                      "win_2": [1.0, 0.5]}

@@ -103,7 +103,9 @@ GAME = GameInfo(
     narrate=_narrate,
     summary="workers push each other along the warehouses to load barrels onto ships; "
             "majorities score",
-    # Turn order here is the rail: the seat analysis also looks at where each
-    # player's first worker stood on it at set-up.
-    extra={"seat_views": {"first rail position": "first_rail_pos_{seat}"}},
+    # Seats (colours) have no turn order here; the rail has. The seat analysis
+    # re-seats players by their first worker's rail position ("turn_order") and
+    # also shows win share per rail position itself ("seat_views").
+    extra={"seat_views": {"first rail position": "first_rail_pos_{seat}"},
+           "turn_order": ("rail order", "first_rail_pos_{seat}")},
 )
