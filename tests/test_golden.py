@@ -22,6 +22,8 @@ GOLDEN = {
     "rum_runner_seed7_game2_combined_stop.txt": [
         "play", "rum-runner", "--seed", "7", "--game-index", "2",
         "--rule", "multi_card_mode=combined", "--rule", "bounce_mode=stop_at_end"],
+    "rum_rebellion_p3_seed2.txt": ["play", "rum-rebellion", "-p", "3", "--seed", "2"],
+    "montego_bay_p4_seed1.txt": ["play", "montego-bay", "-p", "4", "--seed", "1"],
 }
 
 

@@ -216,6 +216,11 @@ class Table:
         return [(p + k) % self.P for k in range(1, self.P)]
 
 
+
+def _barrels(n: int) -> str:
+    """'1 barrel', '3 barrels' (narration)."""
+    return f"{n} barrel" if n == 1 else f"{n} barrels"
+
 def who(p: int) -> str:
     return "the Store" if p == STORE else f"seat {p}"
 
@@ -311,7 +316,7 @@ def store_pays(t: Table, p: int, amount: int, why: str) -> int:
     pl.barrels += paid
     if t.narrating:
         short = f" (the Store had only {paid} of {amount})" if paid < amount else ""
-        t.say(f"    {who(p)} receives {paid} barrels from the Store for {why}{short} "
+        t.say(f"    {who(p)} receives {_barrels(paid)} from the Store for {why}{short} "
               f"-> {pl.barrels}; Store {_store(t)}", "store_pays", seat=p, amount=amount,
               paid=paid, why=why)
     return paid
@@ -328,7 +333,7 @@ def pay_store(t: Table, p: int, amount: int, why: str) -> None:
         t.bond_store += amount
     t.store_paid_in += amount
     if t.narrating:
-        t.say(f"    {who(p)} pays {amount} barrels to the Store for {why} -> {pl.barrels}; "
+        t.say(f"    {who(p)} pays {_barrels(amount)} to the Store for {why} -> {pl.barrels}; "
               f"Store {_store(t)}", "pays_store", seat=p, amount=amount, why=why)
 
 
@@ -338,7 +343,7 @@ def pay_player(t: Table, d: int, c: int, amount: int, why: str) -> None:
     t.players[d].barrels -= amount
     t.players[c].barrels += amount
     if t.narrating:
-        t.say(f"    {who(d)} pays {amount} barrels to {who(c)} for {why} "
+        t.say(f"    {who(d)} pays {_barrels(amount)} to {who(c)} for {why} "
               f"({t.players[d].barrels} / {t.players[c].barrels})", "pays", seat=d, to=c,
               amount=amount, why=why)
 
@@ -1178,7 +1183,7 @@ def take_turn(t: Table, p: int, skip_s1: bool = False) -> TurnResult:
     pl = t.players[p]
     if t.narrating:
         t.say(f"Round {t.round}, seat {p}: {LEVEL_NAMES[pl.level]}{' Major' if pl.is_major else ''}"
-              f" at {pl.position}, {pl.barrels} barrels, {pl.votes} votes"
+              f" at {pl.position}, {_barrels(pl.barrels)}, {pl.votes} votes"
               + (f", {pl.missed_turns} missed turn(s)" if pl.missed_turns else "")
               + (f", owes {len(notes_owed(t, p))} note(s)" if owes_notes(t, p) else ""))
     if not skip_s1 and not s1_missed_turn(t, p):
