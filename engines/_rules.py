@@ -185,6 +185,19 @@ def _to_int(raw: Any) -> int | None:
     return None
 
 
+def read_toml(path: str | Path, what: str) -> dict[str, Any]:
+    """A TOML file's contents, or a RulesError naming the file and what is wrong with it."""
+    path = Path(path)
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulesError(f"{what} '{path}' does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesError(f"{what} '{path}' cannot be read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{what} '{path}' is not valid TOML: {exc}") from None
+
+
 def option(default: Any, help: str, *, choices: tuple[str, ...] = (), low=None, high=None,
            length: int | None = None, increasing: bool = False, kind: str | None = None,
            named: tuple[tuple[str, Any], ...] = (), group: int = 1):
@@ -292,15 +305,7 @@ class RulesBase:
     @classmethod
     def read_file(cls, path: str | Path) -> dict[str, Any]:
         """Overrides from a TOML file: top-level ``key = value`` pairs (or a [rules] table)."""
-        path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise RulesError(f"rules file '{path}' does not exist") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RulesError(f"rules file '{path}' cannot be read: {exc}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"rules file '{path}' is not valid TOML: {exc}") from None
+        data = read_toml(path, "rules file")
         if isinstance(data.get("rules"), dict):
             data = data["rules"]
         for key in data:

@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from engines import GAMES, get_game
-from engines._rules import RulesError
+from engines._rules import RulesError, read_toml
 from simulate.counts import parse_count
 from simulate.errors import UserError
 
@@ -55,6 +55,8 @@ WorkersOpt = Annotated[int | None, typer.Option("--workers", help="threads (defa
 GamesOpt = Annotated[str, typer.Option("--games", "-n", help="how many games (1e6, 250_000 ...)")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
 FormatOpt = Annotated[str, typer.Option("--format", help="output: table, json or csv")]
+CsvOutOpt = Annotated[Path | None, typer.Option("--out", help="also write the tables to "
+                                                "FILE.csv")]
 
 
 def build_rules(info, preset: str | None, rules_file: Path | None, rule: list[str] | None):
@@ -263,8 +265,7 @@ def thresholds(
     seed: SeedOpt = 0,
     workers: WorkersOpt = None,
     fmt: FormatOpt = "table",
-    out: Annotated[Path | None, typer.Option("--out", help="also write the tables to "
-                                             "FILE.csv")] = None,
+    out: CsvOutOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Rum Runner's printed score bands against how games really score."""
@@ -321,8 +322,7 @@ def seats(
     seed: SeedOpt = 0,
     workers: WorkersOpt = None,
     fmt: FormatOpt = "table",
-    out: Annotated[Path | None, typer.Option("--out", help="also write the tables to "
-                                             "FILE.csv")] = None,
+    out: CsvOutOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """First-player / seat advantage: win share per seat with intervals and a verdict."""
@@ -436,8 +436,7 @@ def variants(
     details: Annotated[bool, typer.Option("--details", help="every metric of every variant, "
                                           "with Holm p-values and pairing gains")] = False,
     fmt: FormatOpt = "table",
-    out: Annotated[Path | None, typer.Option("--out", help="also write the table to "
-                                             "FILE.csv")] = None,
+    out: CsvOutOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Compare rule variants with the base rules on the same games (common random numbers)."""
@@ -494,16 +493,7 @@ def variants(
 
 def read_variants_file(cls, path: Path) -> dict[str, dict]:
     """Named override sets from TOML: a table per variant; 'preset' names a preset to start from."""
-    import tomllib
-
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"variants file '{path}' does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"variants file '{path}' cannot be read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"variants file '{path}' is not valid TOML: {exc}") from None
+    data = read_toml(path, "variants file")
     out = {}
     for name, table in data.items():
         if not isinstance(table, dict):
@@ -529,6 +519,7 @@ def report(
     out: Annotated[Path, typer.Option("--out", help="folder to write the report into")] = Path("report"),
     scale: Annotated[float, typer.Option("--scale", help="multiply every game count by this",
                                          min=0.0001)] = 1.0,
+    workers: WorkersOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Write the balance report (HTML pages with figures, tables as CSV) into a folder."""
@@ -543,7 +534,8 @@ def report(
                             f"pages: {', '.join(PAGES)}")
     if out.exists() and not out.is_dir():
         raise UserError(f"--out '{out}' exists and is not a folder")
-    written = build_report(out, games=chosen, scale=scale, progress=progress_flag(quiet))
+    written = build_report(out, games=chosen, scale=scale, progress=progress_flag(quiet),
+                           workers=workers)
     index = next((p for p in written if Path(p).name == "index.html"), None)
     typer.echo(f"wrote {len(written)} files to {out}" + (f"; open {index}" if index else ""))
 
