@@ -201,8 +201,7 @@ S_N_CARDS = 32
 S_TDECK = 33              # 6: the Ticket of Leave deck, top first
 S_TOWNER = 39             # 7: the seat holding ticket k (1..6), -1 unsold
 S_BETS = 46               # MAXP: each seat's side-bet call for the card being drawn (-1: none)
-S_DEALT = 52              # 2 * MAXP: the starting cards (setup scratch)
-S_OFFERS = 64             # MAX_OFFERS x 4: the vote trades offered in S2: kind (0 ask,
+S_OFFERS = 52             # MAX_OFFERS x 4: the vote trades offered in S2: kind (0 ask,
                           # 1 offer), other seat, card, price
 MAX_OFFERS = 4 * (MAXP - 1)
 S_SEATS = S_OFFERS + 4 * MAX_OFFERS
@@ -337,32 +336,89 @@ def _raw_u64(a):
     return carray(_voidptr(a.ctypes.data), a.shape, np.uint64)
 
 
+# The generator of engines._rng on a state held in four locals (see "Speed": a state
+# left in ``rg`` goes through memory on every draw, as the compiler cannot tell ``rg``
+# from the arrays written between draws). The same words, draw for draw.
+_U32 = np.uint64(32)
+_U_MASK32 = np.uint64((1 << 32) - 1)
+_U_2_32 = np.uint64(1 << 32)
+
+
 @njit(**STEP_INLINE)
-def _shuffle(rng, arr, lo, n):
-    """engines._rng.rng_shuffle, draw for draw, inlined so the hot path makes no array calls."""
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(**STEP_INLINE)
+def _next_local(s0, s1, s2, s3):
+    """engines._rng.rng_next: (the next word, the new state)."""
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(**STEP_INLINE)
+def _below_local(s0, s1, s2, s3, n):
+    """engines._rng.rng_below (Lemire, unbiased): (the draw, the new state)."""
+    un = np.uint64(n)
+    x, s0, s1, s2, s3 = _next_local(s0, s1, s2, s3)
+    m = (x >> _U32) * un
+    low = m & _U_MASK32
+    if low < un:
+        threshold = (_U_2_32 - un) % un
+        while low < threshold:
+            x, s0, s1, s2, s3 = _next_local(s0, s1, s2, s3)
+            m = (x >> _U32) * un
+            low = m & _U_MASK32
+    return np.int64(m >> _U32), s0, s1, s2, s3
+
+
+@njit(**STEP_INLINE)
+def _below_at(rg, o, n):
+    """``below(n)`` on the stream whose state is ``rg[o:o+4]``."""
+    x, s0, s1, s2, s3 = _below_local(rg[o], rg[o + 1], rg[o + 2], rg[o + 3], n)
+    rg[o] = s0
+    rg[o + 1] = s1
+    rg[o + 2] = s2
+    rg[o + 3] = s3
+    return x
+
+
+@njit(**STEP_INLINE)
+def _shuffle(rg, arr, lo, n):
+    """engines._rng.rng_shuffle on the world stream, draw for draw, its state in locals."""
+    s0 = rg[0]
+    s1 = rg[1]
+    s2 = rg[2]
+    s3 = rg[3]
     for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
+        j, s0, s1, s2, s3 = _below_local(s0, s1, s2, s3, i + 1)
         tmp = arr[lo + i]
         arr[lo + i] = arr[lo + j]
         arr[lo + j] = tmp
-
-
-@njit(**STEP_INLINE)
-def _swap_stream(rg, p):
-    o = 4 + 4 * p
-    for k in range(4):
-        tmp = rg[k]
-        rg[k] = rg[o + k]
-        rg[o + k] = tmp
+    rg[0] = s0
+    rg[1] = s1
+    rg[2] = s2
+    rg[3] = s3
 
 
 @njit(**STEP_INLINE)
 def _pbelow(rg, p, n):
-    """``below(n)`` on seat p's policy stream (words 0-3 hold the world's the rest of the time)."""
-    _swap_stream(rg, p)
-    x = rng_below(rg, n)
-    _swap_stream(rg, p)
-    return x
+    """``below(n)`` on seat p's policy stream (``rg`` words ``4 + 4 * p`` ...)."""
+    return _below_at(rg, 4 + 4 * p, n)
+
+
+@njit(**STEP_INLINE)
+def _next_seat(q, P):
+    """``(q + 1) % P`` without a division: the seat loops run on every Win/Lose draw."""
+    q += 1
+    return 0 if q == P else q
 
 
 @njit(**STEP)
@@ -673,8 +729,9 @@ def draw_win_lose(s, g, pol, rg, drawer):
     P = s[S_P]
     any_bet = False
     if stake > 0:
-        for k in range(1, P):
-            q = (drawer + k) % P
+        q = drawer
+        for _ in range(1, P):
+            q = _next_seat(q, P)
             call = -1
             if s[S_BARRELS + q] >= stake:
                 call = side_bet(s, g, pol, rg, q)
@@ -692,8 +749,9 @@ def draw_win_lose(s, g, pol, rg, drawer):
     if card == WIN:
         s[S_WL_SEEN_WINS] += 1
     if any_bet:
-        for k in range(1, P):
-            q = (drawer + k) % P
+        q = drawer
+        for _ in range(1, P):
+            q = _next_seat(q, P)
             call = s[S_BETS + q]
             if call < 0:
                 continue
@@ -891,17 +949,17 @@ def redeem_any_time(s, g, sc):
     changed = True
     while changed:
         changed = False
-        for k in range(P):
-            p = (s[S_ACTIVE] + k) % P
-            if s[S_NOWED + p] == 0:
-                continue
-            m = redemption_order(s, sc, p)
-            for j in range(m):
-                i = sc[j]
-                if s[S_BARRELS + p] >= s[o + NOTE_SIZE * i + N_FACE]:
-                    redeem(s, i)
-                    _after_destroy(sc, j, m, i)
-                    changed = True
+        p = s[S_ACTIVE]
+        for _ in range(P):
+            if s[S_NOWED + p] != 0:
+                m = redemption_order(s, sc, p)
+                for j in range(m):
+                    i = sc[j]
+                    if s[S_BARRELS + p] >= s[o + NOTE_SIZE * i + N_FACE]:
+                        redeem(s, i)
+                        _after_destroy(sc, j, m, i)
+                        changed = True
+            p = _next_seat(p, P)
 
 
 # ================================================================ setup (spec §3)
@@ -930,7 +988,7 @@ def take_tickets(s, g, p):
 
 
 @njit(**STEP)
-def setup(s, g, rg, P, note_cap):
+def setup(s, g, rg, sc, P, note_cap):
     """Steps 1-8 of spec §3, with the draws in the order of the reference's docstring."""
     n_cards = g[G_N_CARDS]
     n_wl = g[G_N_WL]
@@ -960,22 +1018,18 @@ def setup(s, g, rg, P, note_cap):
         s[o + i] = g[g[G_O_TENS] + i]
     _shuffle(w, s, o, n_tens)
     n_dealt = STARTING_VOTE_CARDS * P
-    for i in range(n_dealt):
-        s[S_DEALT + i] = s[o + i]
     for p in range(P):
         for i in range(STARTING_VOTE_CARDS):
-            gain_card(s, g, p, s[S_DEALT + STARTING_VOTE_CARDS * p + i])
-    # 4. The rest of the pack in canonical order, shuffled.
+            gain_card(s, g, p, s[o + STARTING_VOTE_CARDS * p + i])
+    # 4. The rest of the pack in canonical order, shuffled: ``sc[c]`` = 1 if card c was dealt.
+    for c in range(n_cards):
+        sc[c] = 0
+    for i in range(n_dealt):
+        sc[s[o + i]] = 1
     n = 0
     for c in range(n_cards):
-        dealt = False
-        for i in range(n_dealt):
-            if s[S_DEALT + i] == c:
-                dealt = True
-                break
-        if not dealt:
-            s[o + n] = c
-            n += 1
+        s[o + n] = c
+        n += 1 - sc[c]
     s[S_PACK_HEAD] = 0
     s[S_PACK_N] = n
     _shuffle(w, s, o, n)
@@ -1063,7 +1117,7 @@ def on_pass_start(s, g, pol, rg, p):
 # ================================================================ squares (spec §4.5)
 
 
-@njit(**STEP)
+@njit(**STEP_INLINE)
 def crime(s, g, pol, rg, p, c):
     """Optional crime: WIN pays, LOSE goes to court (Go Free, Fine, Gaol)."""
     code = int(pol[p, PO_CODE])
@@ -1093,7 +1147,7 @@ def crime(s, g, pol, rg, p, c):
         add_missed_turns(s, g, p, c - barrels)
 
 
-@njit(**STEP)
+@njit(**STEP_INLINE)
 def challenge(s, g, pol, rg, p):
     """Optional challenge for challenge_stake votes against a player in turn order after p."""
     need = max(g[R_CHALLENGE_MIN_VOTES], g[R_CHALLENGE_STAKE])
@@ -1105,8 +1159,9 @@ def challenge(s, g, pol, rg, p):
     n_targets = 0
     best = -1            # policies.leader over all targets
     best_ann = -1        # ... over the announced ones
-    for k in range(1, P):
-        q = (p + k) % P
+    q = p
+    for _ in range(1, P):
+        q = _next_seat(q, P)
         if s[S_VOTES + q] < need or (same and s[S_LEVEL + q] != level):
             continue
         n_targets += 1
@@ -1123,8 +1178,9 @@ def challenge(s, g, pol, rg, p):
         if pick == 0:
             return
         q = -1
-        for k in range(1, P):
-            t = (p + k) % P
+        t = p
+        for _ in range(1, P):
+            t = _next_seat(t, P)
             if s[S_VOTES + t] < need or (same and s[S_LEVEL + t] != level):
                 continue
             pick -= 1
@@ -1148,7 +1204,7 @@ def challenge(s, g, pol, rg, p):
         hand_over_votes(s, g, p, q, stake)
 
 
-@njit(**STEP)
+@njit(**STEP_INLINE)
 def buy_vote_cards(s, g, pol, rg, p):
     """Optional purchase of the top Vote card with barrels only (no notes)."""
     ov = g[G_O_VVAL]
@@ -1193,7 +1249,7 @@ def buy_vote_cards(s, g, pol, rg, p):
         gain_card(s, g, p, card)
 
 
-@njit(**STEP)
+@njit(**STEP_INLINE)
 def promotion(s, g, pol, rg, p):
     """A Captain may become Major."""
     cost = g[R_PROMOTION_COST]
@@ -1205,7 +1261,7 @@ def promotion(s, g, pol, rg, p):
     s[S_MAJOR + p] = 1
 
 
-@njit(**STEP)
+@njit(**STEP_INLINE)
 def duel(s, g, pol, rg, p):
     """Mandatory Win/Lose: WIN is a fine owed to the Store, LOSE missed turns."""
     if draw_win_lose(s, g, pol, rg, p) == WIN:
@@ -1274,8 +1330,9 @@ def s2_vote_trade(s, g, pol, rg, p):
     op = g[G_O_VPRICE]
     ov = g[G_O_VVAL]
     n = 0
-    for k in range(1, P):
-        q = (p + k) % P
+    q = p
+    for _ in range(1, P):
+        q = _next_seat(q, P)
         for side in range(2):           # asks (q's cards) then offers (p's cards)
             holder = q if side == 0 else p
             payer = p if side == 0 else q
@@ -1493,7 +1550,7 @@ def take_turn(s, g, pol, rg, sc, p, skip_s1):
     return out
 
 
-@njit(**STEP)
+@njit(**STEP_INLINE)
 def play_seat(s, g, pol, rg, sc, p):
     """A seat's turn and the free turns its doubles earn (S10)."""
     chain = 0
@@ -1546,7 +1603,7 @@ def play_one(s, g, pol, rg, sc, P, seed, game, note_cap, out, row):
         for k in range(4):
             rg[4 + 4 * p + k] = rg[k]
     rng_seed(rg, seed, game, WORLD)
-    setup(s, g, rg, P, note_cap)
+    setup(s, g, rg, sc, P, note_cap)
     max_rounds = g[R_MAX_ROUNDS]
     while True:
         for p in range(P):
@@ -1609,7 +1666,7 @@ def _play_many(g, pol, P, seed, games, n_blocks, note_cap, size, out, ok):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks
         s_own = np.empty(size, dtype=np.int64)
-        sc_own = np.empty(note_cap + 1, dtype=np.int64)
+        sc_own = np.empty(max(note_cap + 1, g[G_N_CARDS]), dtype=np.int64)
         rg_own = np.empty(4 * (1 + MAXP), dtype=np.uint64)
         # Owner-less views (module docstring, "Speed"); the owners live to the end of the block.
         s = _raw_i64(s_own)
@@ -1646,16 +1703,23 @@ def play_many(rules, policies, players: int, seed: int, first_game: int,
     pol = encode_pol(rules, policies)
     seed64 = np.uint64(int(seed) & ((1 << 64) - 1))
     games = np.arange(int(first_game), int(first_game) + n_games, dtype=np.int64)
-    rows = np.arange(n_games)
-    note_cap = NOTE_CAP
+    ok = np.zeros(n_games, dtype=np.bool_)
+    _play_blocks(g, pol, players, seed64, games, NOTE_CAP, out, ok)
+    rows = np.flatnonzero(~ok)
+    note_cap = NOTE_CAP * 4
     # Rarely a game needs more notes than the region holds: replay just those, larger.
     while rows.size:
         part = np.empty((rows.size, n_cols), dtype=np.float64)
-        ok = np.zeros(rows.size, dtype=np.bool_)
-        n_blocks = min(int(rows.size), 8 * get_num_threads())
-        _play_many(g, pol, np.int64(players), seed64, games[rows], np.int64(n_blocks),
-                   np.int64(note_cap), np.int64(state_size(g, note_cap)), part, ok)
-        out[rows[ok]] = part[ok]
-        rows = rows[~ok]
+        part_ok = np.zeros(rows.size, dtype=np.bool_)
+        _play_blocks(g, pol, players, seed64, games[rows], note_cap, part, part_ok)
+        out[rows[part_ok]] = part[part_ok]
+        rows = rows[~part_ok]
         note_cap *= 4
     return out
+
+
+def _play_blocks(g, pol, players, seed64, games, note_cap, out, ok) -> None:
+    """Play ``games`` into ``out`` (written in place: no second array to fill and copy)."""
+    n_blocks = min(int(games.size), 8 * get_num_threads())
+    _play_many(g, pol, np.int64(players), seed64, games, np.int64(n_blocks),
+               np.int64(note_cap), np.int64(state_size(g, note_cap)), out, ok)
