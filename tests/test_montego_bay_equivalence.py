@@ -124,6 +124,8 @@ OPTIONS = [
     {"lazy_jack_allocation": "auction", "start_coins_by_seat": (4, 5, 3, 3)},
     {"lazy_jack_tiebreak": "fewer_coins", "lazy_jack_cost": 2},
     {"lazy_jack_tiebreak": "random", "lazy_jack_cost": 2},
+    {"lazy_jack_allocation": "auction", "lazy_jack_tiebreak": "random",
+     "start_coins_by_seat": (4, 4, 3, 3)},
     {"lazy_jack_distinct_card": False, "lazy_jack_cost": 2},
     {"lazy_jack_collects_coin": False},
     {"lazy_jack_blocked": "stay_with_companion_unresolved", "lazy_jack_cost": 2},

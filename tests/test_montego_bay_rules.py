@@ -408,6 +408,21 @@ def test_auction_highest_bid_wins_ties_to_fewest_vp():
     assert t.lazy_jack_hirer == 2 and t.coins == [4, 3, 1] and t.bank == 7
 
 
+@pytest.mark.parametrize("tiebreak", ["rail_order", "fewer_coins", "random"])
+def test_auction_equal_bids_and_vp_go_to_rail_order_whatever_the_tiebreak(tiebreak):
+    # Spec §7: an auction's equal bids go to fewest VP, then rail order;
+    # lazy_jack_tiebreak is for the fixed-price offer only and draws nothing here.
+    t = table(3, lazy_jack_allocation="auction", lazy_jack_tiebreak=tiebreak)
+    t.vp, t.coins = [7, 7, 7], [4, 3, 5]  # A has fewer coins than C: fewer_coins would pick A
+    t.bank = 3
+    t.rail = [2, 4, 0, 3, 1, 5]  # earliest: C 1, A 3, B 5
+    ps = [Script(hire=[True], bid=[4]), Script(hire=[True]),
+          Script(hire=[True], bid=[4], companion=["C big"])]
+    world = Rng(0, 0, WORLD)
+    ref.phase_lazy_jack(t, ps, world)
+    assert t.lazy_jack_hirer == 2 and t.coins == [4, 3, 1] and world.draws == 0
+
+
 def test_e7_broken_barrels_worker_and_lazy_jack():
     t = table(3)
     empty_rooms(t)

@@ -13,7 +13,7 @@ the game loop.
 
 Replay contract (see ``reference.py`` and ``policies.py``): the world stream
 deals tiles, orientations, ships and the rail, breaks Lazy Jack ties under
-``lazy_jack_tiebreak=random`` and re-draws the rail; seat ``p``'s stream
+``lazy_jack_tiebreak=random`` (fixed-price offer only) and re-draws the rail; seat ``p``'s stream
 ``POLICY + p`` makes that seat's random choices and the sampler's opponent
 profiles, in the reference order. Option lists, tie-breaks (tolerance 1e-9)
 and the float arithmetic of room values, load values and vector totals
@@ -1393,6 +1393,8 @@ def hire(s, pol, rng, seat, price):
 def priority_order(s, wr, n):
     """reference.priority_order of the n eligible seats in S_ORDER (ascending on entry)."""
     rule = s[S_RULES + R_LJ_TIEBREAK]
+    if s[S_RULES + R_LJ_ALLOCATION] == 1:
+        rule = 0  # the auction breaks ties by fewest VP, then rail order (spec §7)
     earliest_positions(s)
     for i in range(1, n):  # stable insertion sort
         x = s[S_ORDER + i]

@@ -22,8 +22,8 @@ in exactly this order (a fast path replays it draw for draw):
    ``stack_b_size`` form stack B (top first). The pilot boat is at pier 1.
 4. Rail: the workers in canonical order (seat 0's big, small, extra, then
    seat 1's, ...) are shuffled; rail position 1 is the first entry.
-5. Every round, Phase 1, only with ``lazy_jack_tiebreak=random`` and at least
-   two eligible players: the eligible seats, ascending, are sorted by VP
+5. Every round, Phase 1, only with ``lazy_jack_tiebreak=random``, the
+   fixed-price allocation (``fewest_vp``) and at least two eligible players: the eligible seats, ascending, are sorted by VP
    (stable); each run of two or more equal VP is shuffled in place.
 6. Phase 6 of a round with a re-draw: the rail (positions 1..N as they
    stand) is shuffled; nothing is drawn when it only rotates.
@@ -498,8 +498,14 @@ def move_figure(t: Table, f: int) -> None:
 
 
 def priority_order(t: Table, eligible: list[int], world: Rng) -> list[int]:
-    """Phase 1 step 2: fewest VP first; ties by lazy_jack_tiebreak."""
+    """Phase 1 step 2: fewest VP first; ties by lazy_jack_tiebreak.
+
+    The auction breaks ties between equal bids by fewest VP, then rail order
+    (spec §7), so ``lazy_jack_tiebreak`` applies to the fixed-price offer only.
+    """
     rule = t.rules.lazy_jack_tiebreak
+    if t.rules.lazy_jack_allocation == "auction":
+        rule = "rail_order"
     if rule == "rail_order":
         return sorted(eligible, key=lambda s: (t.vp[s], t.earliest_rail_position(s)))
     if rule == "fewer_coins":

@@ -87,8 +87,10 @@ class Rules(RulesBase):
     lazy_jack_allocation: str = option("fewest_vp", "who gets Lazy Jack: asked in order of "
                                        "fewest VP at the fixed cost, or a sealed auction",
                                        choices=LJ_ALLOCATION)
-    lazy_jack_tiebreak: str = option("rail_order", "among equal VP: earliest worker on the rail "
-                                     "first, fewer coins first, or a random order",
+    lazy_jack_tiebreak: str = option("rail_order", "fixed-price offer, among equal VP: earliest "
+                                     "worker on the rail first, fewer coins first, or a random "
+                                     "order (an auction's equal bids always go to fewest VP, "
+                                     "then rail order)",
                                      choices=LJ_TIEBREAK)
     lazy_jack_distinct_card: bool = option(True, "Lazy Jack's card must differ from his "
                                            "companion's (one card of each value per set)")
