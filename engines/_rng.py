@@ -147,12 +147,13 @@ def rng_seed(state, seed, game, stream):
 
 
 @njit(cache=True, inline="always")
-def rng_next(state):
-    """Next 64-bit word of xoshiro256**."""
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
+def rng_next_words(s0, s1, s2, s3):
+    """xoshiro256** on a state held in four words: (the next word, s0, s1, s2, s3).
+
+    For hot loops that keep a stream's state in locals: a state left in an array
+    goes through memory on every draw when the compiler cannot tell that array
+    from the others written between draws.
+    """
     result = _nb_rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -161,6 +162,29 @@ def rng_next(state):
     s0 ^= s3
     s2 ^= t
     s3 = _nb_rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def rng_below_words(s0, s1, s2, s3, n):
+    """:func:`rng_below` on a state held in four words: (the draw, s0, s1, s2, s3)."""
+    un = np.uint64(n)
+    x, s0, s1, s2, s3 = rng_next_words(s0, s1, s2, s3)
+    m = (x >> _U32) * un
+    low = m & _U_MASK32
+    if low < un:
+        threshold = (_U2_32 - un) % un
+        while low < threshold:
+            x, s0, s1, s2, s3 = rng_next_words(s0, s1, s2, s3)
+            m = (x >> _U32) * un
+            low = m & _U_MASK32
+    return np.int64(m >> _U32), s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def rng_next(state):
+    """Next 64-bit word of xoshiro256**."""
+    result, s0, s1, s2, s3 = rng_next_words(state[0], state[1], state[2], state[3])
     state[0] = s0
     state[1] = s1
     state[2] = s2

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 import pytest
+from numba import njit
 from scipy.stats import chisquare
 
 from engines._rng import (
@@ -19,6 +20,7 @@ from engines._rng import (
     Rng,
     new_state,
     rng_below,
+    rng_below_words,
     rng_dice,
     rng_next,
     rng_seed,
@@ -87,6 +89,26 @@ def test_twins_give_identical_streams(seed, game, stream):
     assert arr[:5].tolist() == list(range(5)) and arr[25:].tolist() == list(range(25, 30))
     # still in step afterwards (the same number of words was used)
     assert int(rng_next(state)) == py.next_u64()
+
+
+@njit(cache=True)
+def _below_words_run(state, ns, out):
+    """Draws ``below(ns[k])`` with the state in four locals, as the hot loops do."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    for k in range(ns.size):
+        out[k], s0, s1, s2, s3 = rng_below_words(s0, s1, s2, s3, ns[k])
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+
+
+@pytest.mark.parametrize(("seed", "game", "stream"), TRIPLES[:12])
+def test_state_in_words_gives_the_same_stream(seed, game, stream):
+    py = Rng(seed, game, stream)
+    state = numba_state(seed, game, stream)
+    ns = np.array([1, 2, 3, 6, 52, 2**31 + 1, 2**32 - 1] * 300, dtype=np.int64)
+    out = np.empty(ns.size, dtype=np.int64)
+    _below_words_run(state, ns, out)
+    assert out.tolist() == [py.below(int(n)) for n in ns]
+    assert [int(x) for x in state] == py.s  # in step afterwards
 
 
 def test_twins_agree_on_the_full_64_bit_range_with_uint64_arguments():

@@ -60,7 +60,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from engines._game import MAX_POLICY_PARAMS, encode_policies
-from engines._rng import POLICY, WORLD, rng_below, rng_seed, rng_uniform
+from engines._rng import POLICY, WORLD, rng_below, rng_below_words, rng_seed, rng_uniform
 from engines._rules import RulesError
 from engines.rum_rebellion.data import (
     BO,
@@ -336,53 +336,10 @@ def _raw_u64(a):
     return carray(_voidptr(a.ctypes.data), a.shape, np.uint64)
 
 
-# The generator of engines._rng on a state held in four locals (see "Speed": a state
-# left in ``rg`` goes through memory on every draw, as the compiler cannot tell ``rg``
-# from the arrays written between draws). The same words, draw for draw.
-_U32 = np.uint64(32)
-_U_MASK32 = np.uint64((1 << 32) - 1)
-_U_2_32 = np.uint64(1 << 32)
-
-
-@njit(**STEP_INLINE)
-def _rotl(x, k):
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
-
-
-@njit(**STEP_INLINE)
-def _next_local(s0, s1, s2, s3):
-    """engines._rng.rng_next: (the next word, the new state)."""
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    return result, s0, s1, s2, s3
-
-
-@njit(**STEP_INLINE)
-def _below_local(s0, s1, s2, s3, n):
-    """engines._rng.rng_below (Lemire, unbiased): (the draw, the new state)."""
-    un = np.uint64(n)
-    x, s0, s1, s2, s3 = _next_local(s0, s1, s2, s3)
-    m = (x >> _U32) * un
-    low = m & _U_MASK32
-    if low < un:
-        threshold = (_U_2_32 - un) % un
-        while low < threshold:
-            x, s0, s1, s2, s3 = _next_local(s0, s1, s2, s3)
-            m = (x >> _U32) * un
-            low = m & _U_MASK32
-    return np.int64(m >> _U32), s0, s1, s2, s3
-
-
 @njit(**STEP_INLINE)
 def _below_at(rg, o, n):
     """``below(n)`` on the stream whose state is ``rg[o:o+4]``."""
-    x, s0, s1, s2, s3 = _below_local(rg[o], rg[o + 1], rg[o + 2], rg[o + 3], n)
+    x, s0, s1, s2, s3 = rng_below_words(rg[o], rg[o + 1], rg[o + 2], rg[o + 3], n)
     rg[o] = s0
     rg[o + 1] = s1
     rg[o + 2] = s2
@@ -398,7 +355,7 @@ def _shuffle(rg, arr, lo, n):
     s2 = rg[2]
     s3 = rg[3]
     for i in range(n - 1, 0, -1):
-        j, s0, s1, s2, s3 = _below_local(s0, s1, s2, s3, i + 1)
+        j, s0, s1, s2, s3 = rng_below_words(s0, s1, s2, s3, i + 1)
         tmp = arr[lo + i]
         arr[lo + i] = arr[lo + j]
         arr[lo + j] = tmp
