@@ -287,17 +287,7 @@ def thresholds(
                                             seed=seed, workers=workers,
                                             progress=progress_flag(quiet), label=pol.label())
     report = th.thresholds(results, target=split)
-    if out is not None:
-        from simulate.results import atomic_write_text
-
-        atomic_write_text(out, report.to_csv())
-        typer.echo(f"wrote {out}", err=True)
-    if fmt == "json":
-        echo(json.dumps(report.to_json(), indent=2))
-    elif fmt == "csv":
-        echo(report.to_csv())
-    else:
-        echo(report.render_text())
+    _emit_answer(out, fmt, report.to_csv(), report.to_json(), report.render_text)
 
 
 # ---------------------------------------------------------------- seats
@@ -373,28 +363,22 @@ def seats(
             sequential_alpha_rho=alpha_rho, same_policy=len(set(policies)) == 1,
             meta=results.meta, unit="place", about=f"{name} place", first_number=1,
             order_note="place 1 moves first"))
-    if out is not None:
-        from simulate.results import atomic_write_text
+    data = answer.to_json()
+    if turn_order:
+        data["turn_order"] = {"name": turn_order[0], **answers[0].to_json()}
 
-        atomic_write_text(out, "".join(a.to_csv() for a in answers))
-        typer.echo(f"wrote {out}", err=True)
-    if fmt == "json":
-        data = answer.to_json()
+    def text() -> str:
+        parts = []
         if turn_order:
-            data["turn_order"] = {"name": turn_order[0], **answers[0].to_json()}
-        echo(json.dumps(data, indent=2, default=float))
-    elif fmt == "csv":
-        echo("".join(a.to_csv() for a in answers).rstrip("\n"))
-    else:
-        if turn_order:
-            echo(f"{info.title} has no seat order: turn order is the {turn_order[0]}. First the "
-                 f"answer by {turn_order[0]} place, then by seat (colour).")
-            echo(answers[0].render_text())
-            echo("")
+            parts += [f"{info.title} has no seat order: turn order is the {turn_order[0]}. First "
+                      f"the answer by {turn_order[0]} place, then by seat (colour).",
+                      answers[0].render_text(), ""]
         if precision is not None:
-            echo(f"--precision {precision}: {n_games:,} games give the first player's share an "
-                 f"anytime-valid 95% interval of at most ±{precision}")
-        echo(answer.render_text())
+            parts.append(f"--precision {precision}: {n_games:,} games give the first player's "
+                         f"share an anytime-valid 95% interval of at most ±{precision}")
+        return "\n".join([*parts, answer.render_text()])
+
+    _emit_answer(out, fmt, "".join(a.to_csv() for a in answers), data, text)
 
 
 def z95() -> float:
@@ -410,6 +394,24 @@ def _check_csv_out(out: Path | None) -> None:
         raise UserError(f"--out '{out}' must end in .csv")
     if not (out.parent if str(out.parent) else Path(".")).is_dir():
         raise UserError(f"--out '{out}': folder '{out.parent}' does not exist")
+
+
+def _emit_answer(out: Path | None, fmt: str, csv_text: str, json_data, text) -> None:
+    """Write the CSV to ``--out`` if asked, then print the answer in the chosen format.
+
+    ``text`` is a callable so only the chosen rendering is built.
+    """
+    if out is not None:
+        from simulate.results import atomic_write_text
+
+        atomic_write_text(out, csv_text)
+        typer.echo(f"wrote {out}", err=True)
+    if fmt == "json":
+        echo(json.dumps(json_data, indent=2, default=float))
+    elif fmt == "csv":
+        echo(csv_text.rstrip("\n"))
+    else:
+        echo(text())
 
 
 # ---------------------------------------------------------------- variants
@@ -478,17 +480,8 @@ def variants(
                      rules_text={k: runs[k][1] for k in frames},
                      base_label=label if base_rules.describe() == "default"
                      else f"{label} ({base_rules.describe()})", seed=seed, meta=base.meta)
-    if out is not None:
-        from simulate.results import atomic_write_text
-
-        atomic_write_text(out, answer.to_csv())
-        typer.echo(f"wrote {out}", err=True)
-    if fmt == "json":
-        echo(json.dumps(answer.to_json(), indent=2, default=float))
-    elif fmt == "csv":
-        echo(answer.to_csv().rstrip("\n"))
-    else:
-        echo(answer.render_text(details=details))
+    _emit_answer(out, fmt, answer.to_csv(), answer.to_json(),
+                 lambda: answer.render_text(details=details))
 
 
 def read_variants_file(cls, path: Path) -> dict[str, dict]:
