@@ -238,17 +238,6 @@ def test_rows_do_not_depend_on_the_thread_count(restore_threads):
     np.testing.assert_array_equal(one, two)
 
 
-def test_rows_do_not_depend_on_chunking():
-    policies = GAME.seat_policies("blocker,random,threshold", 3)
-    rules = Rules()
-    whole = engine.play_many(rules, policies, 3, 9, 0, 500)
-    pieces = [engine.play_many(rules, policies, 3, 9, lo, hi - lo)
-              for lo, hi in ((0, 1), (1, 38), (38, 260), (260, 261), (261, 500))]
-    np.testing.assert_array_equal(whole, np.concatenate(pieces))
-    assert (whole[:, 0] == np.arange(500)).all()
-    assert engine.play_many(rules, policies, 3, 9, 0, 0).shape == (0, len(GAME.columns(3)))
-
-
 def test_seeds_differ_and_large_seeds_and_game_indices_work():
     policies = GAME.seat_policies("threshold", 4)
     a = engine.play_many(Rules(), policies, 4, 1, 0, 50)

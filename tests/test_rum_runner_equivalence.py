@@ -4,7 +4,7 @@ For the same rules, policy, seed and game index both paths must give the identic
 outcome row, all 14 columns. The games below cover random and greedy on the default
 rules, greedy with other parameters, the ``long`` preset, every rule option at each
 non-default value, and the rollout policy; then the fast path alone must not depend on
-how the games are split into calls or threads.
+the thread count, rollout included (chunking and indexing: test_fast_path_contract.py).
 """
 
 from __future__ import annotations
@@ -211,16 +211,6 @@ def test_fast_scoring_of_large_collections(overrides, all_36, without_2c, rum_on
 # ---------------------------------------------------------------- the fast path alone
 
 
-def test_chunking_does_not_change_results():
-    for policy_text in ("random", "greedy"):
-        policy = GAME.policy(policy_text)
-        whole = engine.play_many(Rules(), policy, 41, 0, 1000)
-        parts = np.vstack([engine.play_many(Rules(), policy, 41, 0, 300),
-                           engine.play_many(Rules(), policy, 41, 300, 700)])
-        assert np.array_equal(whole, parts)
-        assert np.array_equal(whole[:, 0], np.arange(1000))
-
-
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
 def test_thread_count_does_not_change_results():
     before = numba.get_num_threads()
@@ -234,8 +224,3 @@ def test_thread_count_does_not_change_results():
             assert np.array_equal(one, two), policy_text
     finally:
         numba.set_num_threads(before)
-
-
-def test_no_games():
-    out = engine.play_many(Rules(), GAME.policy("random"), 1, 0, 0)
-    assert out.shape == (0, len(NAMES))

@@ -1,0 +1,100 @@
+"""The fast-path contract every registered game keeps (DESIGN: one RNG, rows by index).
+
+A game's rows depend on (rules, policies, players, seed, game index) alone: not on
+the thread count, not on how the games are cut into chunks, and the first column
+is the game index. These checks run through ``GameInfo.fast`` for every game in
+``engines.GAMES`` at its smallest and largest player count, with every quick
+policy seated at least once, so a newly registered game is held to them too.
+The game-for-game agreement with the reference path is each game's own
+``test_<game>_equivalence.py``; here a few games per setting repeat it through
+the declared ``reference`` so the registry wiring is covered as well.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from engines import GAMES, get_game
+
+# Games per check: enough for every branch of a quick policy to run in a few
+# chunks, small enough that the slow policies below stay out of it.
+GAMES_PER_CHECK = 600
+
+
+def _settings() -> list:
+    return [pytest.param(name, players, id=f"{name}-{players}p")
+            for name in GAMES
+            for players in sorted({get_game(name).min_players, get_game(name).max_players})]
+
+
+def _policy_mix(info, players: int) -> tuple:
+    """The quick policies, seated in turn; a solo game plays each in its own check."""
+    quick = [name for name, spec in info.policies.items() if not spec.slow]
+    if players == 1:
+        return tuple(info.seat_policies(q, 1) for q in quick)
+    seats = ",".join(quick[k % len(quick)] for k in range(players))
+    return (info.seat_policies(seats, players),)
+
+
+SETTINGS = _settings()
+
+
+@pytest.fixture
+def restore_threads():
+    before = numba.get_num_threads()
+    yield
+    numba.set_num_threads(before)
+
+
+@pytest.mark.parametrize(("name", "players"), SETTINGS)
+def test_rows_do_not_depend_on_the_thread_count(name, players, restore_threads):
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread only")
+    info = get_game(name)
+    rules = info.rules_cls()
+    for policies in _policy_mix(info, players):
+        numba.set_num_threads(1)
+        one = info.fast(rules, policies, players, 77, 1000, GAMES_PER_CHECK)
+        numba.set_num_threads(2)
+        two = info.fast(rules, policies, players, 77, 1000, GAMES_PER_CHECK)
+        np.testing.assert_array_equal(one, two)
+
+
+@pytest.mark.parametrize(("name", "players"), SETTINGS)
+def test_rows_do_not_depend_on_chunking(name, players):
+    info = get_game(name)
+    rules = info.rules_cls()
+    cuts = (0, 1, 38, 260, 261, GAMES_PER_CHECK)
+    for policies in _policy_mix(info, players):
+        whole = info.fast(rules, policies, players, 9, 0, GAMES_PER_CHECK)
+        pieces = [info.fast(rules, policies, players, 9, lo, hi - lo)
+                  for lo, hi in zip(cuts, cuts[1:], strict=False)]
+        np.testing.assert_array_equal(whole, np.concatenate(pieces))
+
+
+@pytest.mark.parametrize(("name", "players"), SETTINGS)
+def test_rows_are_indexed_by_game_and_shaped_by_the_columns(name, players):
+    info = get_game(name)
+    rules = info.rules_cls()
+    width = len(info.columns(players))
+    for policies in _policy_mix(info, players):
+        rows = info.fast(rules, policies, players, 5, 10**12, 40)
+        assert rows.shape == (40, width)
+        assert (rows[:, 0] == np.arange(10**12, 10**12 + 40)).all()
+        assert info.fast(rules, policies, players, 5, 0, 0).shape == (0, width)
+        other_seed = info.fast(rules, policies, players, 6, 10**12, 40)
+        assert not np.array_equal(rows[:, 1:], other_seed[:, 1:])
+
+
+@pytest.mark.parametrize(("name", "players"), SETTINGS)
+def test_the_declared_paths_agree(name, players):
+    info = get_game(name)
+    rules = info.rules_cls()
+    names = info.column_names(players)
+    for policies in _policy_mix(info, players):
+        fast = info.fast(rules, policies, players, 3, 20, 8)
+        for k in range(8):
+            row = info.reference(rules, policies, players, 3, 20 + k)
+            assert [float(row[c]) for c in names] == pytest.approx(fast[k].tolist(), abs=1e-9)
