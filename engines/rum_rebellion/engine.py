@@ -1635,6 +1635,7 @@ def _play_many(g, pol, P, seed, games, n_blocks, note_cap, size, out, ok):
         for j in range(lo, hi):
             ok[j] = play_one(s, gv, pv, rg, sc, P, seed, np.uint64(games[j]), note_cap,
                              ov, j)
+        # A use of every owner after the loop, so none is freed while its view is read.
         s_own[0] = sc_own[0] + np.int64(rg_own[0] & np.uint64(1))
 
 
