@@ -779,22 +779,28 @@ def greedy_end_turn(s, kind):
     check_end(s)
 
 
-@njit(cache=True)
-def greedy_turn(s, wr, threshold, w):
-    """One whole turn (T0-T5) played by greedy; ``wr`` makes the turn's random draws."""
+@njit(cache=True, inline="always")
+def open_turn(s):
+    """T0 and the action when it is forced: (can draw, options, kind, value, count).
+
+    With one legal option the policy is not asked (so it draws nothing); with
+    none the turn passes; with several ``kind`` is left to the policy.
+    """
     begin_turn(s)
     cd = can_draw(s)
     n_opt = n_action_options(s, cd)
-    kind = A_PASS
-    v = 0
-    k = 1
     if n_opt == 1:
         if cd:
-            kind = A_DRAW
-        else:
-            kind = A_PLAY
-            v = first_hand_value(s)
-    elif n_opt > 1:
+            return cd, n_opt, A_DRAW, 0, 1
+        return cd, n_opt, A_PLAY, first_hand_value(s), 1
+    return cd, n_opt, A_PASS, 0, 1
+
+
+@njit(cache=True)
+def greedy_turn(s, wr, threshold, w):
+    """One whole turn (T0-T5) played by greedy; ``wr`` makes the turn's random draws."""
+    cd, n_opt, kind, v, k = open_turn(s)
+    if n_opt > 1:
         if s[S_HAND_N] == 0:
             kind = A_DRAW
         else:
@@ -819,19 +825,8 @@ def greedy_play_out(s, wr, threshold, w):
 @njit(cache=True)
 def random_turn(s, wr, pr):
     """One whole turn played by the random policy (its choices from ``pr``)."""
-    begin_turn(s)
-    cd = can_draw(s)
-    n_opt = n_action_options(s, cd)
-    kind = A_PASS
-    v = 0
-    k = 1
-    if n_opt == 1:
-        if cd:
-            kind = A_DRAW
-        else:
-            kind = A_PLAY
-            v = first_hand_value(s)
-    elif n_opt > 1:
+    cd, n_opt, kind, v, k = open_turn(s)
+    if n_opt > 1:
         d = 1 if cd else 0
         n_classes = d + n_hand_values(s)
         pick = rng_below(pr, n_classes) if n_classes > 1 else 0
@@ -958,19 +953,8 @@ def rollout_best(s, pr, samples, what, n_opt, opt, value, cand_mask, dealt, sim)
 @njit(cache=True)
 def rollout_turn(s, wr, pr, samples, opt, dealt, sim):
     """One whole turn played by the rollout policy."""
-    begin_turn(s)
-    cd = can_draw(s)
-    n_opt = n_action_options(s, cd)
-    kind = A_PASS
-    v = 0
-    k = 1
-    if n_opt == 1:
-        if cd:
-            kind = A_DRAW
-        else:
-            kind = A_PLAY
-            v = first_hand_value(s)
-    elif n_opt > 1:
+    cd, n_opt, kind, v, k = open_turn(s)
+    if n_opt > 1:
         n = 0
         if cd:
             opt[O_KIND] = A_DRAW
