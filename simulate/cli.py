@@ -296,7 +296,9 @@ def thresholds(
 @app.command()
 def seats(
     game: GameArg,
-    n: GamesOpt = "100_000",
+    n: Annotated[str | None, typer.Option(
+        "--games", "-n", help="how many games (1e6, 250_000 ...); default 100_000, or with "
+                              "--precision as many as it needs (-n then sets a minimum)")] = None,
     players: PlayersOpt = None,
     policy: PolicyOpt = None,
     rule: RuleOpt = None,
@@ -321,7 +323,7 @@ def seats(
     from analyses import sequential
 
     check_format(fmt)
-    n_games = parse_count(n)
+    n_games = parse_count(n) if n is not None else (1 if precision is not None else 100_000)
     cap = parse_count(max_games, "--max-games")
     info = get_game(game)
     players = info.check_players(players)

@@ -234,6 +234,21 @@ def test_seats_precision_plays_enough_games_for_an_anytime_valid_interval(capsys
     assert data["games"] > 100
 
 
+def test_seats_precision_alone_plays_what_it_needs_and_n_sets_a_minimum(capsys):
+    from analyses import sequential
+
+    code, out, err = rumsim(capsys, "seats", "rum-rebellion", "-p", "2", "--precision", "0.05",
+                            "-q", "--format", "json")
+    assert code == 0, err
+    games = json.loads(out)["games"]
+    rho = sequential.tuned_rho((1.959963984540054 * 0.5 / 0.05) ** 2, 0.05)
+    assert games == sequential.games_for(0.05, 0.05, rho) < 100_000
+    code, out, err = rumsim(capsys, "seats", "rum-rebellion", "-p", "2", "--precision", "0.05",
+                            "-n", "5000", "-q", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["games"] == max(5000, games)
+
+
 def test_seats_mistakes(capsys):
     code, _, err = rumsim(capsys, "seats", "rum-runner", "-n", "100")
     assert code == 2 and "solo game" in err
