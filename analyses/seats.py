@@ -131,21 +131,24 @@ class SeatAnswer:
 
 def seat_advantage(frame: pd.DataFrame, players: int, margin: float = DEFAULT_MARGIN,
                    confidence: float = CONFIDENCE, views: dict[str, str] | None = None,
-                   sequential_alpha_rho: tuple[float, float] | None = None,
+                   sequential_plan: tuple[float, float] | None = None,
                    same_policy: bool = True, meta: dict | None = None,
                    unit: str = "seat", about: str | None = None, first_number: int = 0,
                    order_note: str | None = None) -> SeatAnswer:
     """The seat answer for a frame with ``win_0 .. win_{P-1}`` columns.
 
     ``views`` maps a name to a column pattern such as ``'first_rail_pos_{seat}'``.
-    ``sequential_alpha_rho`` = (alpha, rho) switches every interval to the
-    anytime-valid confidence sequence of :mod:`analyses.sequential` (for runs
-    stopped by ``--precision``).
+    ``sequential_plan`` = (alpha, planned games) switches every interval to the
+    anytime-valid empirical-Bernstein confidence sequence of
+    :mod:`analyses.sequential` (for runs stopped by ``--precision``); the rows
+    are then read in game order.
     """
     if players < 2:
         raise ValueError("seat advantage needs a game of two or more players")
     if not 0 < margin < 1:
         raise ValueError(f"the margin must be between 0 and 1, not {margin}")
+    if sequential_plan is not None and "game" in frame.columns:
+        frame = frame.sort_values("game", kind="stable")  # the sequence is in game order
     wins = np.column_stack([frame[f"win_{s}"].to_numpy(dtype=float) for s in range(players)])
     n = wins.shape[0]
     if n == 0:
@@ -155,10 +158,10 @@ def seat_advantage(frame: pd.DataFrame, players: int, margin: float = DEFAULT_MA
     rows = []
     for s in range(players):
         w = wins[:, s]
-        if sequential_alpha_rho is not None:
-            alpha, rho = sequential_alpha_rho
-            ci = sequential.interval(float(w.mean()), n, alpha, rho)
-            sim = sequential.interval(float(w.mean()), n, alpha / players, rho)
+        if sequential_plan is not None:
+            alpha, n_plan = sequential_plan
+            ci = sequential.eb_interval(w, alpha, n_plan)
+            sim = sequential.eb_interval(w, alpha / players, n_plan)
         else:
             ci = share_interval(w, confidence)
             sim = share_interval(w, 1 - (1 - confidence) / players)
@@ -171,10 +174,10 @@ def seat_advantage(frame: pd.DataFrame, players: int, margin: float = DEFAULT_MA
     table = pd.DataFrame(rows)
     chi2, dof, p = _chi_square_equal(table["wins"].to_numpy())
     verdict, text, more = _verdict(table, n, margin, z_sim, fair, unit, first_number)
-    method = _method_text(confidence, players, sequential_alpha_rho is not None, unit)
+    method = _method_text(confidence, players, sequential_plan is not None, unit)
     answer = SeatAnswer(players, n, margin, table.drop(columns="variance"), chi2, dof, p,
                         verdict, text, more, method,
-                        sequential=sequential_alpha_rho is not None,
+                        sequential=sequential_plan is not None,
                         about=about or ("seat" if same_policy else "seat and the policy in it"),
                         meta=meta or {}, unit=unit, first_number=first_number,
                         order_note=order_note or f"{unit} {first_number} is first in turn order")
@@ -302,9 +305,10 @@ def _games_if_fair(table: pd.DataFrame, margin: float, z: float) -> int:
 def _method_text(confidence: float, players: int, sequential_mode: bool,
                  unit: str = "seat") -> str:
     if sequential_mode:
-        intervals = ("Intervals: anytime-valid confidence sequences (normal-mixture boundary for "
-                     "[0,1] values, Howard et al. 2021), valid although the run stopped once the "
-                     "headline interval was narrow enough")
+        intervals = ("Intervals: anytime-valid confidence sequences (predictable plug-in "
+                     "empirical Bernstein for [0,1] values, Waudby-Smith & Ramdas 2023, on the "
+                     "games in index order), valid although the run stopped once the headline "
+                     "interval was narrow enough")
     else:
         intervals = ("Intervals: Wilson score intervals (effective sample size for tied wins "
                      "counted 1/k)")

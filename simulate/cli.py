@@ -318,6 +318,8 @@ def seats(
     quiet: QuietOpt = False,
 ) -> None:
     """First-player / seat advantage: win share per seat with intervals and a verdict."""
+    import numpy as np
+
     import simulate
     from analyses import seats as seat_analysis
     from analyses import sequential
@@ -334,27 +336,44 @@ def seats(
     rules_obj = build_rules(info, preset, rules_file, rule)
     policies = info.seat_policies(policy, players)
     _check_csv_out(out)
-    alpha_rho = None
+    turn_order = info.extra.get("turn_order")
+    plan = None
+    stop_when = None
+    chunk = None
     if precision is not None:
         if not 0 < precision < 0.5:
             raise UserError(f"--precision must be between 0 and 0.5, not {precision}")
-        alpha = 0.05
-        rho = sequential.tuned_rho((z95() * 0.5 / precision) ** 2, alpha)
-        needed = sequential.games_for(precision, alpha, rho)
-        if needed > cap:
-            raise UserError(f"--precision {precision} needs about {needed:,} games, more than "
+        fair = 1.0 / players
+        n_plan = sequential.eb_games_for(precision, fair * (1 - fair), PRECISION_ALPHA)
+        if n_plan > cap:
+            raise UserError(f"--precision {precision} needs about {n_plan:,} games, more than "
                             f"--max-games {cap:,}")
-        n_games = max(n_games, needed)
-        alpha_rho = (alpha, rho)
+        plan = (PRECISION_ALPHA, n_plan)
+        # Checkpoints every ~5% of the plan; fixed by the arguments alone, so the
+        # stopping point does not depend on threads or anything else.
+        chunk = max(1_000, n_plan // 20)
+        n_minimum, n_games = n_games, cap
+        headline = []
+
+        def stop_when(frame) -> bool:
+            wins = (seat_analysis.reseat(frame, players, turn_order[1]) if turn_order
+                    else frame)["win_0"].to_numpy(dtype=float)
+            headline.append(wins)
+            seen = np.concatenate(headline)
+            return (seen.size >= n_minimum
+                    and sequential.eb_halfwidth(seen, PRECISION_ALPHA, n_plan) <= precision)
     results = simulate.run(info, n_games, rules=rules_obj, policies=policies, players=players,
-                           seed=seed, workers=workers, progress=progress_flag(quiet))
+                           seed=seed, workers=workers, progress=progress_flag(quiet),
+                           chunk_size=chunk, stop_when=stop_when)
     if results.meta["interrupted"]:
         typer.echo(f"interrupted: analysing the {results.meta['games']:,} games that finished",
                    err=True)
-    turn_order = info.extra.get("turn_order")
+    elif precision is not None and not results.meta["stop_condition_met"]:
+        typer.echo(f"--max-games {cap:,} reached before the first player's interval was "
+                   f"±{precision}", err=True)
     answer = seat_analysis.seat_advantage(
         results.frame, players, margin=margin, views=info.extra.get("seat_views"),
-        sequential_alpha_rho=alpha_rho, same_policy=len(set(policies)) == 1, meta=results.meta,
+        sequential_plan=plan, same_policy=len(set(policies)) == 1, meta=results.meta,
         order_note="seats are colours, with no turn order" if turn_order else None)
     answers = [answer]
     if turn_order:
@@ -362,7 +381,7 @@ def seats(
         name, pattern = turn_order
         answers.insert(0, seat_analysis.seat_advantage(
             seat_analysis.reseat(results.frame, players, pattern), players, margin=margin,
-            sequential_alpha_rho=alpha_rho, same_policy=len(set(policies)) == 1,
+            sequential_plan=plan, same_policy=len(set(policies)) == 1,
             meta=results.meta, unit="place", about=f"{name} place", first_number=1,
             order_note="place 1 moves first"))
     data = answer.to_json()
@@ -371,22 +390,21 @@ def seats(
 
     def text() -> str:
         parts = []
+        if precision is not None:
+            first = f"{turn_order[0]} place 1" if turn_order else "the first player"
+            parts.append(f"--precision {precision}: stopped after {results.meta['games']:,} "
+                         f"games (planned about {plan[1]:,}), when {first}'s anytime-valid 95% "
+                         f"interval was ±{answers[0].headline_halfwidth:.4f}")
         if turn_order:
             parts += [f"{info.title} has no seat order: turn order is the {turn_order[0]}. First "
                       f"the answer by {turn_order[0]} place, then by seat (colour).",
                       answers[0].render_text(), ""]
-        if precision is not None:
-            parts.append(f"--precision {precision}: {n_games:,} games give the first player's "
-                         f"share an anytime-valid 95% interval of at most ±{precision}")
         return "\n".join([*parts, answer.render_text()])
 
     _emit_answer(out, fmt, "".join(a.to_csv() for a in answers), data, text)
 
 
-def z95() -> float:
-    from analyses.stats import z_value
-
-    return z_value(0.95)
+PRECISION_ALPHA = 0.05  # --precision's intervals are 95% confidence sequences
 
 
 def _check_csv_out(out: Path | None) -> None:

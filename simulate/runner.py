@@ -103,13 +103,18 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         seed: int = 0, workers: int | None = None, chunk_size: int | None = None,
         backend: str = "fast", progress: bool | None = None, first_game: int = 0,
         on_chunk: Callable[[pd.DataFrame], Any] | None = None, keep: bool = True,
-        label: str | None = None) -> Results:
+        label: str | None = None,
+        stop_when: Callable[[pd.DataFrame], bool] | None = None) -> Results:
     """Play ``n_games`` games and return their outcome rows with metadata.
 
     ``rules``: a Rules object, a dict of overrides, or None (defaults).
     ``policies``: 'greedy', 'greedy,random' (per seat), Policy objects, or None.
     ``on_chunk`` sees every finished chunk (for aggregating runs too large to
     keep; pass ``keep=False`` then). ``progress=None`` shows a bar on a terminal.
+    ``stop_when`` sees every finished chunk too; when it returns True the run
+    ends there (``meta["stop_condition_met"]``), e.g. once an interval is narrow
+    enough. Where it can stop depends on the chunk size, so pass ``chunk_size``
+    with it to keep the result independent of anything but the arguments.
     """
     info, rules, policies, players = resolve(game, rules, policies, players)
     if backend not in BACKENDS:
@@ -133,10 +138,11 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
 
     frames: list[pd.DataFrame] = []
     done = 0
+    satisfied = False
     started = time.perf_counter()
     bar = _progress_bar(progress, n_games, label or f"{info.name} {'/'.join(p.label() for p in policies[:1])}")
     with _StopFlag() as stop, bar:
-        while done < n_games and not stop.requested:
+        while done < n_games and not stop.requested and not satisfied:
             count = min(chunk, n_games - done)
             block = play_chunk(first_game + done, count)
             frame = to_frame(block, columns)
@@ -146,11 +152,13 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
                 frames.append(frame)
             done += count
             bar.advance(count)
+            satisfied = stop_when is not None and bool(stop_when(frame))
     elapsed = time.perf_counter() - started
     frame = pd.concat(frames, ignore_index=True) if frames else to_frame(
         np.zeros((0, len(columns))), columns)
     meta = make_meta(info, rules, policies, players, seed, first_game, n_games, done, backend,
-                     workers, chunk, elapsed, interrupted=done < n_games)
+                     workers, chunk, elapsed, interrupted=done < n_games and not satisfied)
+    meta["stop_condition_met"] = satisfied
     return Results(frame, meta)
 
 

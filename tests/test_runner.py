@@ -73,6 +73,26 @@ def test_ctrl_c_stops_after_the_current_chunk_and_keeps_it():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_a_stop_condition_ends_the_run_at_a_chunk_boundary():
+    scores = []
+
+    def enough(frame):
+        scores.extend(frame["score_0"].tolist())
+        return sum(scores) >= 20_000
+
+    res = simulate.run("rum-runner", 10_000, policies="random", seed=7, chunk_size=100,
+                       stop_when=enough)
+    played = res.meta["games"]
+    assert res.meta["stop_condition_met"] is True and res.meta["interrupted"] is False
+    assert played % 100 == 0 and played < 10_000 and len(res.frame) == played
+    assert res.frame["score_0"].sum() >= 20_000 > res.frame["score_0"][:played - 100].sum()
+    full = simulate.run("rum-runner", played, policies="random", seed=7)
+    pd.testing.assert_frame_equal(res.frame, full.frame)
+    never = simulate.run("rum-runner", 300, policies="random", seed=7, chunk_size=100,
+                         stop_when=lambda frame: False)
+    assert never.meta["games"] == 300 and never.meta["stop_condition_met"] is False
+
+
 def test_aggregating_without_keeping_rows():
     total = []
     res = simulate.run("rum-runner", 1000, policies="random", seed=6, chunk_size=250,

@@ -8,6 +8,7 @@ import pytest
 
 from analyses import sequential
 from analyses.seats import reseat, seat_advantage, win_share_by
+from analyses.stats import share_interval
 
 
 def synthetic(shares, n, seed=0, tie_rate=0.0, no_winner=0.0):
@@ -112,32 +113,75 @@ def test_render_and_json_carry_the_verdict_and_method():
     assert "seats" in ans.to_csv()
 
 
-def test_confidence_sequence_is_wider_than_fixed_n_and_shrinks():
-    h1 = sequential.halfwidth(10_000)
-    h2 = sequential.halfwidth(40_000)
-    assert h2 < h1
-    assert h1 > 1.96 * 0.5 / np.sqrt(10_000)
-    n = sequential.games_for(0.005)
-    assert sequential.halfwidth(n) <= 0.005 < sequential.halfwidth(int(n * 0.95))
+def test_confidence_sequence_shrinks_adapts_to_variance_and_meets_its_plan():
+    rng = np.random.default_rng(3)
+    wins = (rng.random(200_000) < 0.25).astype(float)
+    plan = sequential.eb_games_for(0.005, 0.25 * 0.75)
+    h_small = sequential.eb_halfwidth(wins[:10_000], 0.05, plan)
+    h_plan = sequential.eb_halfwidth(wins[:plan], 0.05, plan)
+    assert h_plan < h_small
+    # wider than a fixed-n interval (the price of peeking) but not by much at the plan
+    fixed = 1.96 * np.sqrt(0.25 * 0.75 / plan)
+    assert fixed < h_plan < 1.5 * fixed
+    assert abs(h_plan - 0.005) < 0.0003
+    # a rarer event (smaller variance) gets a narrower interval from as many games
+    rare = (rng.random(plan) < 0.05).astype(float)
+    assert sequential.eb_halfwidth(rare, 0.05, plan) < 0.6 * h_plan
+    # fewer games are planned for P = 4 (variance 3/16) than for a coin flip
+    assert sequential.eb_games_for(0.005, 0.1875) < 0.8 * sequential.eb_games_for(0.005, 0.25)
 
 
 def test_confidence_sequence_holds_over_a_whole_run_about_95_percent():
     """Peeking after every batch must not break coverage (the point of a confidence sequence)."""
     rng = np.random.default_rng(9)
-    p, alpha, trials, batches, batch = 0.3, 0.05, 300, 40, 250
-    rho = sequential.tuned_rho(batch * batches, alpha)
-    ever_missed = 0
+    alpha, trials, batches, batch = 0.05, 300, 20, 250
+    ever_missed = {0.3: 0, 0.5: 0}
+    for p in ever_missed:
+        for _ in range(trials):
+            x = (rng.random(batch * batches) < p).astype(float)
+            for b in range(1, batches + 1):
+                ci = sequential.eb_interval(x[:b * batch], alpha, batch * batches)
+                if not ci.low <= p <= ci.high:
+                    ever_missed[p] += 1
+                    break
+    for p, missed in ever_missed.items():
+        assert missed / trials <= alpha + 0.03, (p, missed)
+
+
+def test_a_fixed_n_interval_misses_more_under_peeking():
+    """The check above can fail: Wilson intervals peeked at 20 times miss well over 5%."""
+    rng = np.random.default_rng(9)
+    trials, batches, batch, p = 300, 20, 250, 0.3
+    missed = 0
     for _ in range(trials):
         x = rng.random(batch * batches) < p
-        sums = np.cumsum(x)
-        missed = False
         for b in range(1, batches + 1):
-            k = b * batch
-            if abs(sums[k - 1] / k - p) > sequential.halfwidth(k, alpha, rho):
-                missed = True
+            ci = share_interval(x[:b * batch].astype(float))
+            if not ci.low <= p <= ci.high:
+                missed += 1
                 break
-        ever_missed += missed
-    assert ever_missed / trials <= alpha + 0.03
+    assert missed / trials > 0.08
+
+
+def test_confidence_sequence_takes_values_in_order_and_checks_the_range():
+    x = np.array([1.0, 0.0, 0.5, 1.0, 0.0, 0.0] * 500)
+    ci = sequential.eb_interval(x, 0.05)
+    assert ci.estimate == pytest.approx(x.mean()) and ci.low < ci.estimate < ci.high
+    assert sequential.eb_interval(x[::-1], 0.05) != ci  # predictable bets: order matters
+    with pytest.raises(ValueError):
+        sequential.eb_interval(np.array([0.2, 1.5]))
+
+
+def test_sequential_seat_answer_uses_the_sequence_in_game_order():
+    frame = synthetic([1, 1, 1], 30_000, seed=4)
+    plan = sequential.eb_games_for(0.01, 2 / 9)
+    ans = seat_advantage(frame, 3, sequential_plan=(0.05, plan))
+    shuffled = seat_advantage(frame.sample(frac=1.0, random_state=1), 3,
+                              sequential_plan=(0.05, plan))
+    assert ans.sequential and "empirical Bernstein" in ans.method
+    pd.testing.assert_frame_equal(ans.table, shuffled.table)
+    w0 = frame.sort_values("game")["win_0"].to_numpy(dtype=float)
+    assert ans.table.loc[0, "low"] == pytest.approx(sequential.eb_interval(w0, 0.05, plan).low)
 
 
 def test_bad_inputs():
