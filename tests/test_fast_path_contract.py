@@ -62,6 +62,37 @@ def test_rows_do_not_depend_on_the_thread_count(name, players, restore_threads):
         np.testing.assert_array_equal(one, two)
 
 
+# Thread checks on rules and policy mixes that reach each game's rarer branches:
+# game, players, rule overrides, per-seat policies, seed, first game, games.
+THREAD_CASES = [
+    ("rum-runner", 1, {}, "random", 42, 5, 3000),
+    ("rum-runner", 1, {}, "greedy", 42, 5, 2000),
+    ("rum-runner", 1, {}, "rollout:samples=1", 42, 5, 8),
+    ("rum-rebellion", 4, {"side_bet_stake": 1, "allow_vote_trading": True},
+     "random,threshold,blocker,threshold:risk=0.8", 77, 1000, 3000),
+    ("montego-bay", 4, {"lazy_jack_cost": 2, "tie_rounding": "exact_fraction"},
+     "random,greedy,sampler:n_samples=2,random", 77, 1000, 300),
+    ("montego-bay", 2, {"lazy_jack_cost": 2, "tie_rounding": "exact_fraction"},
+     "random", 77, 1000, 3000),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "overrides", "mix", "seed", "first", "games"),
+                         THREAD_CASES)
+def test_rows_do_not_depend_on_the_thread_count_under_house_rules(
+        name, players, overrides, mix, seed, first, games, restore_threads):
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread only")
+    info = get_game(name)
+    rules = info.rules_cls.from_overrides(overrides)
+    policies = info.seat_policies(mix, players)
+    numba.set_num_threads(1)
+    one = info.fast(rules, policies, players, seed, first, games)
+    numba.set_num_threads(2)
+    two = info.fast(rules, policies, players, seed, first, games)
+    np.testing.assert_array_equal(one, two)
+
+
 @pytest.mark.parametrize(("name", "players"), SETTINGS)
 def test_rows_do_not_depend_on_chunking(name, players):
     info = get_game(name)

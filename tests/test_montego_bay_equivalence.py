@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import numba
 import numpy as np
 import pytest
 
@@ -223,28 +222,7 @@ def test_short_games_with_empty_stacks_and_reshuffles():
     assert (col(fast, 3, "rounds") <= rules.max_rounds).all()
 
 
-# ---------------------------------------------------------------- threads and chunking
-
-
-@pytest.fixture
-def restore_threads():
-    before = numba.get_num_threads()
-    yield
-    numba.set_num_threads(before)
-
-
-def test_rows_do_not_depend_on_the_thread_count(restore_threads):
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("one thread only")
-    rules = Rules(lazy_jack_cost=2, tie_rounding="exact_fraction")
-    for players, mix, games in ((4, "random,greedy,sampler:n_samples=2,random", 300),
-                                (2, "random", 3000)):
-        policies = GAME.seat_policies(mix, players)
-        numba.set_num_threads(1)
-        one = engine.play_many(rules, policies, players, 77, 1000, games)
-        numba.set_num_threads(2)
-        two = engine.play_many(rules, policies, players, 77, 1000, games)
-        np.testing.assert_array_equal(one, two)
+# ---------------------------------------------------------------- seeds and game indices
 
 
 def test_seeds_differ_and_large_seeds_and_game_indices_work():

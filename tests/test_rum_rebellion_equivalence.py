@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import numba
 import numpy as np
 import pytest
 
@@ -216,26 +215,7 @@ def test_a_game_replayed_for_a_larger_notes_region_is_unchanged(monkeypatch):
     assert_same(rules, "random", 6, 3, 15)
 
 
-# ---------------------------------------------------------------- threads and chunking
-
-
-@pytest.fixture
-def restore_threads():
-    before = numba.get_num_threads()
-    yield
-    numba.set_num_threads(before)
-
-
-def test_rows_do_not_depend_on_the_thread_count(restore_threads):
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("one thread only")
-    policies = GAME.seat_policies("random,threshold,blocker,threshold:risk=0.8", 4)
-    rules = Rules(side_bet_stake=1, allow_vote_trading=True)
-    numba.set_num_threads(1)
-    one = engine.play_many(rules, policies, 4, 77, 1000, 3000)
-    numba.set_num_threads(2)
-    two = engine.play_many(rules, policies, 4, 77, 1000, 3000)
-    np.testing.assert_array_equal(one, two)
+# ---------------------------------------------------------------- seeds and game indices
 
 
 def test_seeds_differ_and_large_seeds_and_game_indices_work():

@@ -3,13 +3,12 @@
 For the same rules, policy, seed and game index both paths must give the identical
 outcome row, all 14 columns. The games below cover random and greedy on the default
 rules, greedy with other parameters, the ``long`` preset, every rule option at each
-non-default value, and the rollout policy; then the fast path alone must not depend on
-the thread count, rollout included (chunking and indexing: test_fast_path_contract.py).
+non-default value, and the rollout policy (threads, chunking and indexing:
+test_fast_path_contract.py).
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
@@ -206,21 +205,3 @@ def test_fast_scoring_of_large_collections(overrides, all_36, without_2c, rum_on
     assert engine.score_cards(enc, np.arange(36, dtype=np.int64))[-1] == all_36
     assert engine.score_cards(enc, np.arange(1, 36, dtype=np.int64))[-1] == without_2c
     assert engine.score_cards(enc, np.arange(16, 36, dtype=np.int64))[-1] == rum_only
-
-
-# ---------------------------------------------------------------- the fast path alone
-
-
-@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
-def test_thread_count_does_not_change_results():
-    before = numba.get_num_threads()
-    try:
-        for policy_text, n in (("random", 3000), ("greedy", 2000), ("rollout:samples=1", 8)):
-            policy = GAME.policy(policy_text)
-            numba.set_num_threads(1)
-            one = engine.play_many(Rules(), policy, 42, 5, n)
-            numba.set_num_threads(2)
-            two = engine.play_many(Rules(), policy, 42, 5, n)
-            assert np.array_equal(one, two), policy_text
-    finally:
-        numba.set_num_threads(before)
