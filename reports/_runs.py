@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 import simulate
+from analyses.stats import CONFIDENCE
 from simulate.errors import UserError
 from simulate.results import Results
 
@@ -83,3 +84,17 @@ def join_words(items: Iterable[str]) -> str:
     if not items:
         return ""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def seats_method(players: Iterable[int], units: str, chi_square: str, holm_over: str) -> str:
+    """How a page's seat figures were computed, for every player count at once.
+
+    ``units`` names what the verdict's intervals range over ("seats"),
+    ``chi_square`` says what the test compares, ``holm_over`` what its
+    p-values are adjusted across.
+    """
+    levels = ", ".join(f"{1 - (1 - CONFIDENCE) / p:.2%} at {p}" for p in players)
+    return (f"Intervals: Wilson score intervals (tied wins count 1/k). Verdicts use "
+            f"simultaneous intervals over the P {units} (Bonferroni, each at 1 - 0.05/P: "
+            f"{levels} players). Chi-square: goodness of fit of {chi_square} to equal shares; "
+            f"in the answer the seat test's p-values are Holm-adjusted across {holm_over}.")

@@ -23,7 +23,7 @@ from analyses.variants import holm
 from engines import get_game
 from engines.montego_bay.rules import Rules
 from reports import figures
-from reports._runs import RunSpec, join_words, play, runs_frame, scaled
+from reports._runs import RunSpec, join_words, play, runs_frame, scaled, seats_method
 from reports.html import Page
 from reports.rum_runner import PageOutput
 from simulate.results import Results
@@ -211,7 +211,9 @@ def render_page(results: dict[str, Results], command: str,
         f"Simulation time: {runs['elapsed_s'].sum():,.1f} s"
         + (f"; whole page: {time.perf_counter() - started:,.1f} s." if started else "."),
         f"Versions: {versions}." if versions else "Versions: not recorded.",
-        seats_method(sorted({s.players for s in settings})),
+        seats_method(sorted({s.players for s in settings}), "seats or rail places",
+                     "the win counts (for the rail position: homogeneity over player-games)",
+                     "the settings"),
         "Rail order: the same seat analysis applied to the players ranked by the set-up rail "
         "position of their earliest worker. Mean VP: normal 95% interval.",
     ])
@@ -315,16 +317,6 @@ def reading(settings: list[Setting]) -> list[str]:
                    f"against {others} for the others, ahead of the runner-up by {lead} VP on "
                    f"average; games last {rounds} rounds.")
     return out
-
-
-def seats_method(players: list[int]) -> str:
-    """How the seat and rail-order figures were computed, for every player count at once."""
-    levels = ", ".join(f"{1 - (1 - CONFIDENCE) / p:.2%} at {p}" for p in players)
-    return (f"Intervals: Wilson score intervals (tied wins count 1/k). Verdicts use "
-            f"simultaneous intervals over the P seats or rail places (Bonferroni, each at "
-            f"1 - 0.05/P: {levels} players). Chi-square: goodness of fit of the win counts to "
-            f"equal shares (for the rail position: homogeneity over player-games); in the "
-            f"answer the seat test's p-values are Holm-adjusted across the settings.")
 
 
 def _ordinal(k: int) -> str:

@@ -21,7 +21,7 @@ from analyses.variants import VariantsAnswer, compare, holm
 from engines import get_game
 from engines.rum_rebellion.rules import Rules
 from reports import figures
-from reports._runs import RunSpec, join_words, play, runs_frame, scaled
+from reports._runs import RunSpec, join_words, play, runs_frame, scaled, seats_method
 from reports.html import Page
 from reports.rum_runner import PageOutput
 from simulate.results import Results
@@ -201,7 +201,7 @@ def render_page(results: dict[str, Results], command: str,
         + (f"; whole page: {time.perf_counter() - started:,.1f} s." if started else "."),
         f"Versions: {versions}." if versions else "Versions: not recorded.",
         answer.method,
-        seats_method(sorted(seats)),
+        seats_method(sorted(seats), "seats", "the seats' win counts", "the player counts"),
     ])
     page.paragraph("Reproduce this page (same seeds, same numbers; the times will differ):")
     page.code(command)
@@ -302,16 +302,6 @@ def reading(answer: VariantsAnswer, seats: dict[int, SeatAnswer]) -> list[str]:
                    f"differences by {gains.min():.2f}x to {gains.max():.2f}x (median "
                    f"{median:.2f}x){note}.")
     return out
-
-
-def seats_method(players: list[int]) -> str:
-    """How the seat figures were computed, for every player count at once."""
-    levels = ", ".join(f"{1 - (1 - CONFIDENCE) / p:.2%} at {p}" for p in players)
-    return (f"Seat intervals: Wilson score intervals (tied wins count 1/k). Verdicts use "
-            f"simultaneous intervals over the P seats (Bonferroni, each at 1 - 0.05/P: "
-            f"{levels} players). Chi-square: goodness of fit of the seats' win counts to "
-            f"equal shares; in the answer its p-values are Holm-adjusted across the player "
-            f"counts.")
 
 
 def _describe(preset: str) -> str:
