@@ -195,15 +195,12 @@ def rng_next(state):
 @njit(cache=True, inline="always")
 def rng_below(state, n):
     """Uniform int64 in [0, n), 1 <= n < 2**32 (Lemire, unbiased)."""
-    un = np.uint64(n)
-    m = (rng_next(state) >> _U32) * un
-    low = m & _U_MASK32
-    if low < un:
-        threshold = (_U2_32 - un) % un
-        while low < threshold:
-            m = (rng_next(state) >> _U32) * un
-            low = m & _U_MASK32
-    return np.int64(m >> _U32)
+    x, s0, s1, s2, s3 = rng_below_words(state[0], state[1], state[2], state[3], n)
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
+    return x
 
 
 @njit(cache=True, inline="always")
