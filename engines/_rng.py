@@ -27,6 +27,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engines import _cache
+
+_cache.install()  # before the first @njit of the engines: see engines/_cache.py
+
 WORLD = 0
 POLICY = 1  # seat k uses stream POLICY + k
 

@@ -12,9 +12,13 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import tomllib
+from collections import namedtuple
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
+
+import numpy as np
 
 
 class RulesError(ValueError):
@@ -227,14 +231,36 @@ def option(default: Any, help: str, *, choices: tuple[str, ...] = (), low=None, 
     return dataclasses.field(default=default, metadata={"option": meta})
 
 
+def slots(kind: str, fields: list[tuple[str, int]]):
+    """A named tuple of offsets: field name -> first index, plus ``SIZE`` (the total length).
+
+    Numba reads a module-level named tuple as a compile-time constant, so
+    ``g[R.draw_count]`` in a fast path costs what ``g[9]`` does.
+    """
+    names, offsets, at = [], [], 0
+    for name, width in fields:
+        names.append(name)
+        offsets.append(at)
+        at += width
+    return namedtuple(kind, [*names, "SIZE"])(*offsets, at)
+
+
 class RulesBase:
     """Mixin for a game's frozen ``Rules`` dataclass.
 
-    Subclasses set ``PRESETS`` (name -> (description, overrides)) and implement
-    ``encode()`` (the flat numeric parameters their fast path reads).
+    Subclasses set ``PRESETS`` (name -> (description, overrides)) and, when the
+    fast path needs a fact computed from several options, ``DERIVED`` (name ->
+    function of the rules). The fast path's numbers are derived from these
+    declarations (:meth:`slots`, :meth:`encode`): every ``bool``, ``int`` and
+    ``choice`` option (a choice as the index of its value) and every
+    fixed-length ``intlist`` has int64 slots named after it, every ``float``
+    option a float64 slot, then each derived fact one int64 slot. List options
+    of no fixed length are tables a game encodes itself (its fast path's
+    ``data`` hook).
     """
 
     PRESETS: ClassVar[dict[str, tuple[str, dict[str, Any]]]] = {}
+    DERIVED: ClassVar[dict[str, Callable[[Any], int]]] = {}
 
     def __post_init__(self):
         # Validate every value, so a Rules object in hand is always a legal one.
@@ -247,6 +273,9 @@ class RulesBase:
 
     def check(self) -> None:
         """Cross-option constraints; override to add them (raise RulesError)."""
+
+    def check_players(self, players: int) -> None:
+        """Constraints that depend on the player count, checked when games start (RulesError)."""
 
     @classmethod
     def options(cls) -> list[Option]:
@@ -311,6 +340,64 @@ class RulesBase:
         for key in data:
             cls.option(key)
         return data
+
+    # ------------------------------------------------------------ the fast path's numbers
+
+    @classmethod
+    def slot_widths(cls) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        """(int64 slots, float64 slots) as (name, width) in declaration order, derived last."""
+        ints, floats = [], []
+        for opt in cls.options():
+            if opt.kind == "float":
+                floats.append((opt.key, 1))
+            elif opt.kind in ("bool", "int", "choice"):
+                ints.append((opt.key, 1))
+            elif opt.kind == "intlist" and opt.length is not None:
+                ints.append((opt.key, opt.length))
+        return ints + [(name, 1) for name in cls.DERIVED], floats
+
+    @classmethod
+    def slots(cls):
+        """The int64 slots (``R``): option or derived name -> index into :meth:`encode`; SIZE."""
+        if "_slots" not in cls.__dict__:
+            ints, floats = cls.slot_widths()
+            cls._slots = (slots(f"{cls.__module__.split('.')[-2]}_rules", ints),
+                          slots(f"{cls.__module__.split('.')[-2]}_float_rules", floats))
+        return cls._slots[0]
+
+    @classmethod
+    def float_slots(cls):
+        """The float64 slots (``F``): float option name -> index into :meth:`encode_float`."""
+        cls.slots()
+        return cls._slots[1]
+
+    @classmethod
+    def data_options(cls) -> list[str]:
+        """Options with no slot: tables the game's fast path encodes itself."""
+        named = {name for name, _ in cls.slot_widths()[0] + cls.slot_widths()[1]}
+        return [o.key for o in cls.options() if o.key not in named]
+
+    def encode(self) -> np.ndarray:
+        """int64[R.SIZE]: the options and derived facts at the indices of :meth:`slots`."""
+        opts = {o.key: o for o in self.options()}
+        values: list[int] = []
+        for name, _ in self.slot_widths()[0]:
+            if name in self.DERIVED:
+                values.append(int(self.DERIVED[name](self)))
+                continue
+            opt, value = opts[name], getattr(self, name)
+            if opt.kind == "choice":
+                values.append(opt.choices.index(value))
+            elif opt.kind == "intlist":
+                values.extend(int(v) for v in value)
+            else:
+                values.append(int(value))
+        return np.array(values, dtype=np.int64)
+
+    def encode_float(self) -> np.ndarray:
+        """float64[max(F.SIZE, 1)]: the float options at the indices of :meth:`float_slots`."""
+        values = [float(getattr(self, name)) for name, _ in self.slot_widths()[1]]
+        return np.array(values or [0.0], dtype=np.float64)
 
     def to_dict(self) -> dict[str, Any]:
         return {opt.key: getattr(self, opt.key) for opt in self.options()}
