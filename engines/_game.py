@@ -1,20 +1,23 @@
 """What a game declares about itself, once, so the CLI, runner and reports can list and validate.
 
 Each ``engines/<game>/__init__.py`` builds one :class:`GameInfo`: its name,
-player range, policies (with their numeric parameters), outcome columns,
-``Rules`` class, and the two ways to play it (the readable reference path and
-the Numba fast path). Nothing else in rumsim knows a game's internals.
+player range, policies (with their numeric parameters), outcome columns and
+``Rules`` class. The two ways to play it are the game package's modules,
+found by name: ``reference.py`` and ``policies.py`` (the readable path, driven
+by ``engines._play``) and ``engine.py`` (the Numba fast path, driven by
+``engines._fast``). Nothing else in rumsim knows a game's internals.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from engines._rules import RulesError, closest
+from engines._rules import RulesError, closest, slots
 
 
 @dataclass(frozen=True)
@@ -39,8 +42,22 @@ class PolicySpec:
     params: tuple[Param, ...] = ()
     slow: bool = False  # run only when asked, with fewer games
 
+    def default(self, name: str) -> float:
+        """The declared default of parameter ``name``."""
+        for p in self.params:
+            if p.name == name:
+                return p.default
+        raise KeyError(name)
+
+    def slots(self):
+        """Where the fast path finds this policy in a seat's encoded row: ``CODE`` is the
+        code itself (column 0 holds it), each parameter name its column."""
+        columns = slots(f"{self.name}_policy", [("CODE", 1)] + [(p.name, 1) for p in self.params])
+        return type(columns)(self.code, *columns[1:])
+
 
 MAX_POLICY_PARAMS = 8
+POLICY_WIDTH = 1 + MAX_POLICY_PARAMS  # one seat's encoded row: the code, then the parameters
 
 
 @dataclass(frozen=True)
@@ -53,6 +70,10 @@ class Policy:
     @property
     def name(self) -> str:
         return self.spec.name
+
+    def params(self) -> dict[str, float]:
+        """Parameter name -> value, in declaration order."""
+        return {p.name: v for p, v in zip(self.spec.params, self.values, strict=True)}
 
     def param(self, name: str) -> float:
         for p, v in zip(self.spec.params, self.values, strict=True):
@@ -68,7 +89,7 @@ class Policy:
 
     def encode(self) -> np.ndarray:
         """float64[1 + MAX_POLICY_PARAMS]: the code, then the parameter values."""
-        out = np.zeros(1 + MAX_POLICY_PARAMS, dtype=np.float64)
+        out = np.zeros(POLICY_WIDTH, dtype=np.float64)
         out[0] = self.spec.code
         out[1:1 + len(self.values)] = self.values
         return out
@@ -101,16 +122,49 @@ class GameInfo:
     rules_cls: type
     # columns(players) -> the outcome columns for that player count
     columns: Callable[[int], list[Column]]
-    # reference(rules, policies, players, seed, game) -> dict row (column name -> value)
-    reference: Callable[..., dict[str, Any]]
-    # fast(rules, policies, players, seed, first_game, n_games) -> float64[n_games, n_columns]
-    fast: Callable[..., np.ndarray]
-    # narrate(rules, policies, players, seed, game) -> (lines, record)
-    narrate: Callable[..., tuple[list[str], dict[str, Any]]]
     summary: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
+    # ------------------------------------------------------------ the two paths
+
+    @property
+    def package(self) -> str:
+        """The game's package (``engines.rum_runner``): where its ``Rules`` class lives."""
+        return self.rules_cls.__module__.rsplit(".", 1)[0]
+
+    def module(self, part: str):
+        """The game's ``reference``, ``policies`` or ``engine`` module (imported when asked)."""
+        return importlib.import_module(f"{self.package}.{part}")
+
+    def reference(self, rules, policies, players: int, seed: int, game: int) -> dict[str, Any]:
+        """Game ``game`` of ``seed`` on the reference path: its outcome row (column -> value)."""
+        from engines import _play
+
+        return _play.play(self, rules, policies, players, seed, game)
+
+    def fast(self, rules, policies, players: int, seed: int, first_game: int,
+             n_games: int) -> np.ndarray:
+        """Games first_game .. first_game + n_games - 1 on the fast path: float64 rows."""
+        from engines import _fast
+
+        return _fast.play_many(self, rules, policies, players, seed, first_game, n_games)
+
+    def narrate(self, rules, policies, players: int, seed: int,
+                game: int) -> tuple[list[str], dict[str, Any]]:
+        """One game told event by event on the reference path, and a machine record of it."""
+        from engines import _play
+
+        return _play.narrate(self, rules, policies, players, seed, game)
+
     # ------------------------------------------------------------ validation
+
+    def check_seats(self, rules, policies, players: int) -> int:
+        """The player count, checked against the game, its rules and the seats' policies."""
+        players = self.check_players(int(players))
+        if len(policies) != players:
+            raise RulesError(f"{len(policies)} policies given for {players} players")
+        rules.check_players(players)
+        return players
 
     def check_players(self, players: int | None) -> int:
         if players is None:
@@ -175,5 +229,5 @@ class GameInfo:
 
 
 def encode_policies(policies: tuple[Policy, ...]) -> np.ndarray:
-    """float64[seats, 1 + MAX_POLICY_PARAMS] for the fast path."""
+    """float64[seats, POLICY_WIDTH] for the fast path."""
     return np.stack([p.encode() for p in policies])

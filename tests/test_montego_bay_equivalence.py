@@ -1,6 +1,6 @@
-"""Montego Bay: the Numba fast path (``engine.play_many``) equals the reference path game for game.
+"""Montego Bay: the Numba fast path (``GAME.fast``) equals the reference path game for game.
 
-Every column of every game must be identical to ``reference.play`` for the
+Every column of every game must be identical to the reference path's (``GAME.reference``) for the
 same rules, per-seat policies, seed and game index: across P = 2, 3, 4, the
 three policies (the sampler with few samples, so the reference stays cheap)
 and per-seat mixes with non-default parameters, every preset, and the
@@ -17,26 +17,17 @@ import dataclasses
 
 import numpy as np
 import pytest
+from conftest import assert_same as both_ways
 
 from engines._rules import RulesError
-from engines.montego_bay import GAME, engine
-from engines.montego_bay import reference as ref
+from engines.montego_bay import GAME
 from engines.montego_bay.data import DEFAULT_SHIPS, DEFAULT_TILES, ship_row
 from engines.montego_bay.rules import Rules
 
 
 def assert_same(rules, policy_text, players, seed, games, first=0):
     """Play games first .. first + games - 1 both ways; every column must match exactly."""
-    policies = GAME.seat_policies(policy_text, players)
-    fast = engine.play_many(rules, policies, players, seed, first, games)
-    columns = GAME.column_names(players)
-    assert fast.shape == (games, len(columns))
-    for j in range(games):
-        row = ref.play(rules, policies, players, seed, first + j)
-        diff = [(c, row[c], fast[j, k]) for k, c in enumerate(columns) if row[c] != fast[j, k]]
-        assert not diff, (f"game {first + j} ({policy_text}, P={players}, {rules.changed()}): "
-                          f"(column, reference, fast) {diff}")
-    return fast
+    return both_ways(GAME, rules, policy_text, players, seed, games, first)
 
 
 def col(fast, players, name):
@@ -209,7 +200,7 @@ def test_greedy_and_sampler_stop_loading_when_every_pier_loses():
     mix = "greedy:gamma=10,sampler:n_samples=2:gamma=10,greedy"
     rules = Rules(must_load_all=False, ship_table=ships, fill_bonus=0)
     fast = assert_same(rules, mix, 3, 23, 20)
-    must = engine.play_many(Rules(ship_table=ships, fill_bonus=0),
+    must = GAME.fast(Rules(ship_table=ships, fill_bonus=0),
                             GAME.seat_policies(mix, 3), 3, 23, 0, 20)
     assert not np.array_equal(fast, must)
 
@@ -227,8 +218,8 @@ def test_short_games_with_empty_stacks_and_reshuffles():
 
 def test_seeds_differ_and_large_seeds_and_game_indices_work():
     policies = GAME.seat_policies("greedy", 3)
-    a = engine.play_many(Rules(), policies, 3, 1, 0, 50)
-    b = engine.play_many(Rules(), policies, 3, 2, 0, 50)
+    a = GAME.fast(Rules(), policies, 3, 1, 0, 50)
+    b = GAME.fast(Rules(), policies, 3, 2, 0, 50)
     assert not np.array_equal(a[:, 1:], b[:, 1:])
     assert_same(Rules(), "random,greedy", 2, 2**63 + 12345, 5, first=10**12)
 
@@ -239,14 +230,14 @@ def test_seeds_differ_and_large_seeds_and_game_indices_work():
 def test_the_fast_path_is_the_games_declared_fast_path():
     policies = GAME.seat_policies("greedy,random,random,greedy", 4)
     np.testing.assert_array_equal(GAME.fast(Rules(), policies, 4, 3, 7, 20),
-                                  engine.play_many(Rules(), policies, 4, 3, 7, 20))
+                                  GAME.fast(Rules(), policies, 4, 3, 7, 20))
 
 
 def test_bad_player_and_policy_counts_are_user_errors():
     with pytest.raises(RulesError, match="policies"):
-        engine.play_many(Rules(), GAME.seat_policies("greedy", 3), 4, 1, 0, 5)
+        GAME.fast(Rules(), GAME.seat_policies("greedy", 3), 4, 1, 0, 5)
     with pytest.raises(RulesError, match="2-4 players"):
-        engine.play_many(Rules(), GAME.seat_policies("greedy", 5), 5, 1, 0, 5)
+        GAME.fast(Rules(), GAME.seat_policies("greedy", 5), 5, 1, 0, 5)
 
 
 def test_enough_games_are_compared():

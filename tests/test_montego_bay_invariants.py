@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from engines._play import decision_makers
 from engines._rng import WORLD, Rng
 from engines.montego_bay import GAME
 from engines.montego_bay import reference as ref
@@ -151,7 +152,7 @@ def play_checked(rules: Rules, policies: str, players: int, seed: int, game: int
     t = ref.setup(rules, players, world)
     t.events = []
     checker = Checker(t)
-    t = ref.play_game(rules, players, ref.make_policies(pols, seed, game), world,
+    t = ref.play_game(rules, players, decision_makers(GAME, pols, seed, game), world,
                       observer=checker, table=t)
     row = ref.outcome(t, game)
     check_row(row, t, rules)

@@ -33,9 +33,7 @@ from engines.montego_bay.policies import (
 )
 from engines.montego_bay.reference import STOP, Ship, score_ship
 from engines.montego_bay.rules import (
-    R_LJ_COST,
-    R_SIZE,
-    R_START_COINS,
+    R,
     Rules,
     encode_ships,
     encode_tiles,
@@ -998,8 +996,8 @@ def test_option_parsing():
 def test_encode():
     r = Rules.from_overrides({"lazy_jack_cost": "never", "start_coins_by_seat": "0,1,1,2"})
     v = r.encode()
-    assert v.shape == (R_SIZE,) and v[R_LJ_COST] == 99
-    assert list(v[R_START_COINS:R_START_COINS + 4]) == [0, 1, 1, 2]
+    assert v.shape == (R.SIZE,) and v[R.lazy_jack_cost] == 99
+    assert list(v[R.start_coins_by_seat:R.start_coins_by_seat + 4]) == [0, 1, 1, 2]
     assert encode_tiles(r).shape == (8, 6) and encode_tiles(r)[0].tolist() == [4, 0, 0, 0, 2, 1]
     assert encode_ships(r).shape == (15, 7) and encode_ships(r)[14].tolist() == [9, 10, 5, 3, 11, 6, 3]
 

@@ -19,7 +19,6 @@ import sys
 import pytest
 
 from engines.montego_bay import GAME
-from engines.montego_bay.reference import play
 from engines.montego_bay.rules import Rules
 
 # (label, players, policies, preset) and the spec's figures:
@@ -62,7 +61,7 @@ SPEC = [
 def run(label, players, policies, preset, games, seed=0):
     rules = Rules.from_overrides({}, preset=preset)
     pols = GAME.seat_policies(policies, players)
-    return [play(rules, pols, players, seed, g) for g in range(games)]
+    return [GAME.reference(rules, pols, players, seed, g) for g in range(games)]
 
 
 def summarise(rows, players):

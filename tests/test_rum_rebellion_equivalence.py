@@ -1,6 +1,6 @@
-"""Rum Rebellion: the Numba fast path (``engine.play_many``) equals the reference path game for game.
+"""Rum Rebellion: the Numba fast path (``GAME.fast``) equals the reference path game for game.
 
-Every column of every game must be identical to ``reference.play`` for the
+Every column of every game must be identical to the reference path's (``GAME.reference``) for the
 same rules, per-seat policies, seed and game index: across P = 2..6, the
 three policies and mixes of them (with several risk values), every preset,
 the non-default value of every house rule and of every other rule option
@@ -16,24 +16,16 @@ import dataclasses
 
 import numpy as np
 import pytest
+from conftest import assert_same as both_ways
 
 from engines._rules import RulesError
 from engines.rum_rebellion import GAME, engine
-from engines.rum_rebellion import reference as ref
 from engines.rum_rebellion.rules import Rules
 
 
 def assert_same(rules, policy_text, players, seed, games, first=0):
     """Play games first .. first + games - 1 both ways; every column must match exactly."""
-    policies = GAME.seat_policies(policy_text, players)
-    fast = engine.play_many(rules, policies, players, seed, first, games)
-    columns = GAME.column_names(players)
-    assert fast.shape == (games, len(columns))
-    for j in range(games):
-        row = ref.play(rules, policies, players, seed, first + j)
-        diff = [(c, row[c], fast[j, k]) for k, c in enumerate(columns) if row[c] != fast[j, k]]
-        assert not diff, f"game {first + j} ({policy_text}, P={players}): (column, ref, fast) {diff}"
-    return fast
+    return both_ways(GAME, rules, policy_text, players, seed, games, first)
 
 
 # ---------------------------------------------------------------- player counts and policies
@@ -206,9 +198,9 @@ def test_a_game_replayed_for_a_larger_notes_region_is_unchanged(monkeypatch):
     # larger one; with a region of one note nearly every game takes that path.
     rules = Rules(redeem_timing="start_of_turn")
     policies = GAME.seat_policies("random", 6)
-    before = engine.play_many(rules, policies, 6, 3, 0, 40)
+    before = GAME.fast(rules, policies, 6, 3, 0, 40)
     monkeypatch.setattr(engine, "NOTE_CAP", 1)
-    after = engine.play_many(rules, policies, 6, 3, 0, 40)
+    after = GAME.fast(rules, policies, 6, 3, 0, 40)
     cols = GAME.column_names(6)
     assert before[:, cols.index("notes_written")].max() > 4
     np.testing.assert_array_equal(before, after)
@@ -220,8 +212,8 @@ def test_a_game_replayed_for_a_larger_notes_region_is_unchanged(monkeypatch):
 
 def test_seeds_differ_and_large_seeds_and_game_indices_work():
     policies = GAME.seat_policies("threshold", 4)
-    a = engine.play_many(Rules(), policies, 4, 1, 0, 50)
-    b = engine.play_many(Rules(), policies, 4, 2, 0, 50)
+    a = GAME.fast(Rules(), policies, 4, 1, 0, 50)
+    b = GAME.fast(Rules(), policies, 4, 2, 0, 50)
     assert not np.array_equal(a[:, 1:], b[:, 1:])
     assert_same(Rules(), "random,threshold", 2, 2**63 + 12345, 5, first=10**12)
 
@@ -232,13 +224,13 @@ def test_seeds_differ_and_large_seeds_and_game_indices_work():
 def test_the_fast_path_is_the_games_declared_fast_path():
     policies = GAME.seat_policies("threshold", 5)
     np.testing.assert_array_equal(GAME.fast(Rules(), policies, 5, 3, 7, 20),
-                                  engine.play_many(Rules(), policies, 5, 3, 7, 20))
+                                  GAME.fast(Rules(), policies, 5, 3, 7, 20))
 
 
 def test_bad_policy_count_and_player_dependent_rules_are_user_errors():
     with pytest.raises(RulesError, match="policies"):
-        engine.play_many(Rules(), GAME.seat_policies("threshold", 3), 4, 1, 0, 5)
+        GAME.fast(Rules(), GAME.seat_policies("threshold", 3), 4, 1, 0, 5)
     with pytest.raises(RulesError, match="bond_store_seat"):
-        engine.play_many(Rules(bond_store_seat=4), GAME.seat_policies("threshold", 3), 3, 1, 0, 5)
+        GAME.fast(Rules(bond_store_seat=4), GAME.seat_policies("threshold", 3), 3, 1, 0, 5)
     with pytest.raises(RulesError, match="tickets_per_player"):
-        engine.play_many(Rules(tickets_per_player=2), GAME.seat_policies("random", 4), 4, 1, 0, 5)
+        GAME.fast(Rules(tickets_per_player=2), GAME.seat_policies("random", 4), 4, 1, 0, 5)

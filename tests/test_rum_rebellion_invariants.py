@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import pytest
 
+from engines._play import decision_makers
 from engines._rng import WORLD, Rng
 from engines.rum_rebellion import GAME
 from engines.rum_rebellion import reference as ref
@@ -226,9 +227,9 @@ def check_state(t):
 
 def audited_game(rules, policy_text, players, seed, game):
     policies = GAME.seat_policies(policy_text, players)
-    seats = [Watch(p, s) for s, p in enumerate(ref.make_policies(policies, seed, game))]
+    seats = [Watch(p, s) for s, p in enumerate(decision_makers(GAME, policies, seed, game))]
     auditor = Auditor()
-    t = ref.play_game(rules, seats, players, Rng(seed, game, WORLD), observe=auditor)
+    t = ref.play_game(rules, players, seats, Rng(seed, game, WORLD), observe=auditor)
     row = ref.outcome(t, game)
     # 7. The winner.
     if t.winner is not None:
@@ -383,8 +384,8 @@ def test_policies_never_see_a_forced_decision_in_a_random_game():
     # random seat is asked draws from that seat's own stream (one 64-bit word; below(n)
     # for n > 2 may very rarely need a second), and nothing else draws from it.
     policies = GAME.seat_policies("random", 4)
-    seats = [Watch(p, s) for s, p in enumerate(ref.make_policies(policies, 3, 0))]
-    t = ref.play_game(Rules(), seats, 4, Rng(3, 0, WORLD))
+    seats = [Watch(p, s) for s, p in enumerate(decision_makers(GAME, policies, 3, 0))]
+    t = ref.play_game(Rules(), 4, seats, Rng(3, 0, WORLD))
     for w in seats:
         assert w.asked > 0
         assert w.inner.rng.draws >= w.asked

@@ -38,13 +38,7 @@ from engines.rum_rebellion.policies import (
     buys,
     crime_limit,
 )
-from engines.rum_rebellion.rules import (
-    R_BOND_STORE_SUPPLY,
-    R_MAX_DOUBLES,
-    R_SIZE,
-    R_VOTES_FOR_COUP,
-    Rules,
-)
+from engines.rum_rebellion.rules import R, Rules
 
 # ---------------------------------------------------------------- scripted tables
 
@@ -937,8 +931,9 @@ def test_player_dependent_options_are_checked_at_play_time():
 def test_encode_vectors_and_tables():
     r = Rules.from_overrides({"bond_store_supply": "unlimited"}, preset="short_d")
     v = r.encode()
-    assert v.dtype == np.int64 and v.shape == (R_SIZE,)
-    assert v[R_VOTES_FOR_COUP] == 40 and v[R_BOND_STORE_SUPPLY] == -1 and v[R_MAX_DOUBLES] == 0
+    assert v.dtype == np.int64 and v.shape == (R.SIZE,)
+    assert (v[R.votes_for_coup] == 40 and v[R.bond_store_supply] == -1
+            and v[R.max_consecutive_doubles] == 0)
     assert r.encode_float().dtype == np.float64
     d = encode_data(Rules())
     assert list(d.board_len) == [36, 28, 20]

@@ -11,34 +11,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import assert_same as both_ways
 
 from engines import get_game
-from engines.rum_runner import COLUMNS, engine, reference
+from engines.rum_runner import engine
 from engines.rum_runner.cards import Card
 from engines.rum_runner.rules import Rules
 from engines.rum_runner.scoring import score_with_rules
 
 GAME = get_game("rum-runner")
-NAMES = [c.name for c in COLUMNS]
-
-
-def reference_rows(rules: Rules, policy_text: str, seed: int, first: int, n: int) -> np.ndarray:
-    policy = GAME.policy(policy_text)
-    rows = [reference.play(rules, policy, seed, first + j) for j in range(n)]
-    return np.array([[row[name] for name in NAMES] for row in rows], dtype=np.float64)
 
 
 def assert_same(rules: Rules, policy_text: str, seed: int, n: int, first: int = 0) -> None:
-    fast = engine.play_many(rules, GAME.policy(policy_text), seed, first, n)
-    assert fast.shape == (n, len(NAMES)) and fast.dtype == np.float64
-    ref = reference_rows(rules, policy_text, seed, first, n)
-    bad = np.flatnonzero((fast != ref).any(axis=1))
-    if bad.size:
-        j = bad[0]
-        diff = {name: (ref[j, k], fast[j, k]) for k, name in enumerate(NAMES)
-                if ref[j, k] != fast[j, k]}
-        pytest.fail(f"{bad.size} of {n} games differ ({policy_text}, seed {seed}); first is game "
-                    f"{first + j}: column (reference, fast) {diff}")
+    both_ways(GAME, rules, policy_text, 1, seed, n, first)
 
 
 # ---------------------------------------------------------------- default rules, policies

@@ -733,7 +733,7 @@ def test_play_game_uses_the_injected_deal():
                 return self.script.choose_flip(t, candidates)
             return super().choose_flip(t, candidates)
 
-    t = ref.play_game(Rules(), ThenGreedy(), Rng(1, 0, WORLD), deal=deal_9_6(), narrate=True)
+    t = ref.play_game(Rules(), 1, [ThenGreedy()], Rng(1, 0, WORLD), deal=deal_9_6(), narrate=True)
     assert t.ports == PORTS_9_6
     events = [e for e in t.events if e["event"] in ("play", "collect", "flip")][:7]
     assert events == [

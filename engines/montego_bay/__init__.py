@@ -67,27 +67,6 @@ def _columns(players: int) -> list[Column]:
     ]
 
 
-def _reference(rules, policies, players, seed, game):
-    from engines.montego_bay import reference
-
-    return reference.play(rules, policies, players, seed, game)
-
-
-def _fast(rules, policies, players, seed, first_game, n_games):
-    from engines.montego_bay import engine
-
-    return engine.play_many(rules, policies, players, seed, first_game, n_games)
-
-
-def _narrate(rules, policies, players, seed, game):
-    from engines._rng import WORLD, Rng
-    from engines.montego_bay import reference
-
-    t = reference.play_game(rules, players, reference.make_policies(policies, seed, game),
-                            Rng(seed, game, WORLD), narrate=True)
-    return t.log, reference.record(t, game, seed, [p.label() for p in policies])
-
-
 GAME = GameInfo(
     name="montego-bay",
     title="Montego Bay",
@@ -98,9 +77,6 @@ GAME = GameInfo(
     default_policy="greedy",
     rules_cls=Rules,
     columns=_columns,
-    reference=_reference,
-    fast=_fast,
-    narrate=_narrate,
     summary="workers push each other along the warehouses to load barrels onto ships; "
             "majorities score",
     # Seats (colours) have no turn order here; the rail has. The seat analysis

@@ -7,9 +7,12 @@ tables, and the look-ahead's scratch); the policies' floats (room values,
 load gains, per-card values of opponent figures, vector totals) live in one
 float64 array ``fb`` at the offsets ``F_*``. Small ``@njit`` functions each
 do one rule step (set-up, a move, a barrel, a sail, a phase) or one policy
-decision; ``play_one`` strings the six phases together; ``_play_many`` runs
-blocks of games in parallel with per-block buffers and no allocation inside
-the game loop.
+decision; ``play_one`` strings the six phases together; ``engines._fast``
+runs blocks of games in parallel with per-block buffers and no allocation
+inside the game loop (``FAST`` at the end of this module). The rules are read
+at the indices ``R = Rules.slots()`` from the copy ``setup_block`` puts into
+the state at ``S_RULES``; the policies' parameters at the columns their
+``PolicySpec.slots()`` name.
 
 Replay contract (see ``reference.py`` and ``policies.py``): the world stream
 deals tiles, orientations, ships and the rail, breaks Lazy Jack ties under
@@ -47,44 +50,15 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import get_num_threads, njit, prange, types
+from numba import njit
 from numba.extending import intrinsic
 
-from engines._game import MAX_POLICY_PARAMS, encode_policies
-from engines._rng import POLICY, WORLD, rng_below, rng_seed, rng_shuffle, rng_uniform
-from engines._rules import RulesError
-from engines.montego_bay.rules import (
-    R_BANK_COINS,
-    R_BARRELS,
-    R_END_SPACES,
-    R_END_THRESHOLD,
-    R_EXTRA_WORKERS,
-    R_FILL_BONUS,
-    R_FINAL_TIEBREAK,
-    R_FREIGHT_SHIPS,
-    R_LJ_ALLOCATION,
-    R_LJ_BLOCKED,
-    R_LJ_COIN,
-    R_LJ_COST,
-    R_LJ_DISTINCT,
-    R_LJ_TIEBREAK,
-    R_LOAD_COUNT,
-    R_MAX_ROUNDS,
-    R_MUST_LOAD_ALL,
-    R_N_SHIPS,
-    R_PUB_ENTRY,
-    R_RESHUFFLE_RULE,
-    R_RESOLUTION_ORDER,
-    R_SIZE,
-    R_STACK_B,
-    R_START_COINS,
-    R_TIE_ROUNDING,
-    R_TILE_ORIENTATION_RANDOM,
-    R_WORKERS_2P,
-    R_ZERO_MODE,
-    encode_ships,
-    encode_tiles,
-)
+from engines._fast import fast_path
+from engines._fast import offset as _padd
+from engines._game import POLICY_WIDTH
+from engines._rng import rng_below, rng_shuffle, rng_uniform
+from engines.montego_bay import POLICIES
+from engines.montego_bay.rules import R, encode_ships
 
 TOL = 1e-9                 # policies.TOL
 VP_SCALE = 12              # VP are stored times 12 (lcm of the tie sizes 1..4)
@@ -100,7 +74,7 @@ MAX_USED = 15              # freight ships in a game
 N_TILES = 8
 TILE_FIELDS = 6
 SHIP_FIELDS = 7
-PW = 1 + MAX_POLICY_PARAMS  # one encoded policy: code, then its parameters
+PW = POLICY_WIDTH          # one encoded policy: code, then its parameters
 MAX_VECTORS = 625          # 5 ** 4: three own workers and Lazy Jack
 ONES5 = 0x10842108421      # 1 in each 5-bit field of a packed position (9 figures)
 HIGH5 = ONES5 << 4         # the top bit of each field
@@ -108,10 +82,12 @@ CODE_LEFT = 20             # packed location codes of the look-ahead (path indic
 CODE_RIGHT = 21
 CODE_SUPPLY = 22
 
-# policy codes (engines.montego_bay.POLICIES)
-RANDOM = 0
-GREEDY = 1
-SAMPLER = 2
+# the policies: their codes and their parameters' columns in a seat's row (PolicySpec.slots)
+RANDOM = POLICIES["random"].slots().CODE
+GREEDY_AT = POLICIES["greedy"].slots()
+SAMPLER_AT = POLICIES["sampler"].slots()
+GREEDY = GREEDY_AT.CODE
+SAMPLER = SAMPLER_AT.CODE
 
 # ---------------------------------------------------------------- a harbour (piers 1..4 in order)
 H_N = 0                    # ships at the piers
@@ -187,9 +163,9 @@ S_LJ_LEAD = S_LJ_OCC + 15              # 15: the first (companion, card) reachin
 S_PACK = S_LJ_LEAD + 15                   # the real position packed for the look-ahead
 S_OCC = S_PACK + 1                     # and its occupied path indices
 S_TMP = S_OCC + 1                    # 16: set-up scratch (tile order, orientations)
-S_RULES = S_TMP + 16                   # R_SIZE: Rules.encode()
-S_TILES = S_RULES + R_SIZE             # N_TILES x 6: encode_tiles
-S_SHIPTAB = S_TILES + N_TILES * TILE_FIELDS  # n x 7: encode_ships, then n: the deal
+S_RULES = S_TMP + 16                   # R.SIZE: Rules.encode()
+S_TILES = S_RULES + R.warehouse_tiles  # N_TILES x 6 (part of the rules vector)
+S_SHIPTAB = S_RULES + R.SIZE           # n x 7: encode_ships, then n: the deal
 
 
 def state_size(n_ships: int) -> int:
@@ -213,14 +189,6 @@ F_SIZE = F_SHARED + 125
 
 
 @intrinsic
-def _ptr(typingctx, arr):
-    """The data pointer of a contiguous array, typed (int64*, uint64*, float64*)."""
-    def codegen(context, builder, signature, args):
-        return context.make_array(signature.args[0])(context, builder, args[0]).data
-    return types.CPointer(arr.dtype)(arr), codegen
-
-
-@intrinsic
 def _ctz(typingctx, x):
     """Index of the lowest set bit (LLVM cttz; x must not be 0)."""
     def codegen(context, builder, signature, args):
@@ -234,19 +202,6 @@ def _clz(typingctx, x):
     def codegen(context, builder, signature, args):
         return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
     return x(x), codegen
-
-
-@intrinsic
-def _padd(typingctx, ptr, n):
-    """ptr + n (elements)."""
-    def codegen(context, builder, signature, args):
-        return builder.gep(args[0], [args[1]])
-    return ptr(ptr, n), codegen
-
-
-# The steps get the state as typed pointers into the block's buffers, not as arrays: an
-# array argument is several machine words plus an NRT incref/decref at every call between
-# non-inlined functions. The owning arrays stay alive in _play_many until its block is done.
 
 
 @njit(cache=True, inline="always")
@@ -282,7 +237,7 @@ def _div_small(x, t):
 def _group_total(s, v, higher, t, lower):
     """v_r + ... + v_{r+t-1} for a group of t below ``higher`` loaders (reference.score_ship);
     majority_zero_mode=lowest_loader_zero gives the last of two or more groups 0."""
-    if s[S_RULES + R_ZERO_MODE] == 1 and higher > 0 and lower == 0:
+    if s[S_RULES + R.majority_zero_mode] == 1 and higher > 0 and lower == 0:
         return 0
     total = 0
     for r in range(higher, min(higher + t, 3)):
@@ -293,7 +248,7 @@ def _group_total(s, v, higher, t, lower):
 @njit(cache=True, inline="always")
 def _as_share(s, total, t):
     """float(total / t rounded as tie_rounding says), as policies.share gives it."""
-    rounding = s[S_RULES + R_TIE_ROUNDING]
+    rounding = s[S_RULES + R.tie_rounding]
     if rounding == 0:
         return float(_div_small(total + t - 1, t))
     if rounding == 1:
@@ -356,7 +311,7 @@ def points12(s, h, j, seat):
             elif x > 0:
                 lower += 1
     total = _group_total(s, h + H_V + 3 * j, higher, t, lower)
-    rounding = s[S_RULES + R_TIE_ROUNDING]
+    rounding = s[S_RULES + R.tie_rounding]
     if rounding == 0:
         return VP_SCALE * _div_small(total + t - 1, t)
     if rounding == 1:
@@ -426,7 +381,7 @@ def setup(s, wr, P):
     for i in range(S_RULES):
         s[i] = 0
     W = 8 if P == 4 else 7
-    e = s[r + R_END_SPACES]
+    e = s[r + R.path_end_spaces]
     L = 2 * W + 2 * e
     s[S_P] = P
     s[S_W] = W
@@ -438,10 +393,10 @@ def setup(s, wr, P):
         south = W + e + (W - 1 - slot)
         s[S_OPP + slot] = south
         s[S_OPP + south] = slot
-    s[S_ENTRY_LEFT] = 0 if s[r + R_PUB_ENTRY] == 0 else W + e + W - 1
+    s[S_ENTRY_LEFT] = 0 if s[r + R.pub_entry] == 0 else W + e + W - 1
     s[S_ENTRY_RIGHT] = W + e
     n = 0
-    if s[r + R_RESOLUTION_ORDER] == 0:
+    if s[r + R.resolution_order] == 0:
         for q in range(L - 1, -1, -1):
             if q < W or (W + e <= q < 2 * W + e):
                 s[S_RES + n] = q
@@ -458,7 +413,7 @@ def setup(s, wr, P):
         s[S_TMP + i] = i
     rng_shuffle(wr, s, S_TMP, W)
     for slot in range(W):
-        s[S_TMP + 8 + slot] = (rng_below(wr, 2) == 1) if s[r + R_TILE_ORIENTATION_RANDOM] else 0
+        s[S_TMP + 8 + slot] = (rng_below(wr, 2) == 1) if s[r + R.tile_orientation_random] else 0
     for slot in range(W):
         tile = S_TILES + TILE_FIELDS * s[S_TMP + slot]
         a_south = s[S_TMP + 8 + slot]
@@ -479,8 +434,8 @@ def setup(s, wr, P):
     s[S_MAX_GOOD] = best
 
     # 2-3. Workers in canonical order, each in its pub; Lazy Jack in the supply.
-    nown = s[r + R_WORKERS_2P] if P == 2 else 2
-    extra = s[r + R_EXTRA_WORKERS]
+    nown = s[r + R.workers_per_player_2p] if P == 2 else 2
+    extra = s[r + R.two_player_extra_workers]
     nw = 0
     for seat in range(P):
         for i in range(nown):
@@ -508,18 +463,18 @@ def setup(s, wr, P):
     # 4. Coins out of the bank.
     taken = 0
     for seat in range(P):
-        s[S_COINS + seat] = s[r + R_START_COINS + seat]
+        s[S_COINS + seat] = s[r + R.start_coins_by_seat + seat]
         taken += s[S_COINS + seat]
-        s[S_STOCK + seat] = s[r + R_BARRELS]
-    s[S_BANK] = s[r + R_BANK_COINS] - taken
+        s[S_STOCK + seat] = s[r + R.barrels_per_player]
+    s[S_BANK] = s[r + R.bank_coins] - taken
 
     # 5. Ships: the pilot boat, three freight ships, stacks A and B.
-    n_ships = s[r + R_N_SHIPS]
+    n_ships = s[r + R.n_ships]
     deal = S_SHIPTAB + SHIP_FIELDS * n_ships
     for i in range(n_ships):
         s[deal + i] = i
     rng_shuffle(wr, s, deal, n_ships)
-    freight = s[r + R_FREIGHT_SHIPS]
+    freight = s[r + R.freight_ships]
     side = 4 if P == 4 else 1
     for i in range(freight):
         row = S_SHIPTAB + SHIP_FIELDS * s[deal + i]
@@ -531,7 +486,7 @@ def setup(s, wr, P):
         put_ship(s, S_HARB, s[S_USED_CAP + i], 0, s[S_USED_V + 3 * i],
                  s[S_USED_V + 3 * i + 1], s[S_USED_V + 3 * i + 2])
     s[S_NEXT_SHIP] = 3
-    s[S_SPLIT] = freight - s[r + R_STACK_B]
+    s[S_SPLIT] = freight - s[r + R.stack_b_size]
     s[S_N_USED] = freight
 
     # 6. The rail.
@@ -568,7 +523,7 @@ def draw_new(s):
     if i >= s[S_N_USED]:
         return
     if i >= s[S_SPLIT]:
-        rule = s[S_RULES + R_RESHUFFLE_RULE]
+        rule = s[S_RULES + R.reshuffle_rule]
         if (rule == 0 and s[S_B_DRAWN] == 0) or rule == 1:
             s[S_PENDING] = 1
         s[S_B_DRAWN] = 1
@@ -596,7 +551,7 @@ def score_and_clear(s, j):
 @njit(cache=True)
 def sail_full(s, j, filler):
     s[S_SAILED] += 1
-    s[S_VP + filler] += VP_SCALE * s[S_RULES + R_FILL_BONUS]
+    s[S_VP + filler] += VP_SCALE * s[S_RULES + R.fill_bonus]
     score_and_clear(s, j)
     pop_pier(s, S_HARB, j)
     draw_new(s)
@@ -660,25 +615,37 @@ def move(s, pos, f, k, lj, companion, blocked_place):
 
 @njit(cache=True)
 def policy_params(pol, seat):
-    """(code, gamma, hire_threshold, w_g, w_c, w_x, n_samples, q_myopic, lambda_load)."""
+    """(code, gamma, hire_threshold, w_g, w_c, w_x, n_samples, q_myopic, lambda_load) of a
+    look-ahead seat. Greedy is the sampler's special case: one profile of myopic opponents
+    and no loading gain of the rooms reached."""
     row = seat * PW
     code = int(pol[row])
-    if code == GREEDY:
-        return (code, pol[row + 1], pol[row + 2], pol[row + 3], pol[row + 4], pol[row + 5],
-                1, 0.0, 0.0)
     if code == SAMPLER:
-        return (code, pol[row + 3], pol[row + 8], pol[row + 5], pol[row + 6], pol[row + 7],
-                int(pol[row + 1]), pol[row + 2], pol[row + 4])
-    return code, 0.7, 0.0, 1.0, 0.8, 1.0, 1, 0.0, 0.0
+        at = SAMPLER_AT
+        return (code, pol[row + at.gamma], pol[row + at.hire_threshold], pol[row + at.w_g],
+                pol[row + at.w_c], pol[row + at.w_x], int(pol[row + at.n_samples]),
+                pol[row + at.q_myopic], pol[row + at.lambda_load])
+    at = GREEDY_AT
+    return (code, pol[row + at.gamma], pol[row + at.hire_threshold], pol[row + at.w_g],
+            pol[row + at.w_c], pol[row + at.w_x], 1, 0.0, 0.0)
 
 
 @njit(cache=True, inline="always")
 def policy_gamma(pol, seat):
+    """A look-ahead seat's gamma."""
     row = seat * PW
-    code = int(pol[row])
-    if code == SAMPLER:
-        return pol[row + 3]
-    return pol[row + 1]
+    if int(pol[row]) == SAMPLER:
+        return pol[row + SAMPLER_AT.gamma]
+    return pol[row + GREEDY_AT.gamma]
+
+
+@njit(cache=True, inline="always")
+def hire_threshold(pol, seat):
+    """A look-ahead seat's hire_threshold."""
+    row = seat * PW
+    if int(pol[row]) == SAMPLER:
+        return pol[row + SAMPLER_AT.hire_threshold]
+    return pol[row + GREEDY_AT.hire_threshold]
 
 
 # ================================================================ loading values (§6.1)
@@ -690,7 +657,7 @@ def load_value(s, h, j, seat, gamma):
     before, after = share_pair(s, h, j, seat, 1)
     w = 1.0 if j == 0 else gamma
     if s[h + H_LOAD + j] + 1 >= s[h + H_CAP + j]:
-        return s[S_RULES + R_FILL_BONUS] + after - w * before
+        return s[S_RULES + R.fill_bonus] + after - w * before
     return w * (after - before)
 
 
@@ -705,7 +672,7 @@ def best_load_pier(s, h, seat, gamma):
             if best < 0 or v > best_value + TOL:
                 best = j
                 best_value = v
-    if best >= 0 and s[S_RULES + R_MUST_LOAD_ALL] == 0 and best_value < -TOL:
+    if best >= 0 and s[S_RULES + R.must_load_all] == 0 and best_value < -TOL:
         return -1, 0.0
     return best, best_value
 
@@ -735,9 +702,9 @@ def load_barrels(s, pol, rng, seat, good):
     """reference.load_barrels: one barrel at a time; a ship that fills sails at once."""
     h = S_HARB
     code = int(pol[seat * PW])
-    must_all = s[S_RULES + R_MUST_LOAD_ALL] != 0
+    must_all = s[S_RULES + R.must_load_all] != 0
     n = good
-    if s[S_RULES + R_LOAD_COUNT] == 0 and s[S_STOCK + seat] < good:
+    if s[S_RULES + R.load_count] == 0 and s[S_STOCK + seat] < good:
         n = s[S_STOCK + seat]
     for _ in range(n):
         if s[S_STOCK + seat] == 0:
@@ -813,7 +780,7 @@ def remove_broken(s, pol, rng, seat, broken):
 def resolve_room(s, pol, rng, f, q):
     lj = f == s[S_NW]
     seat = s[S_HIRER] if lj else s[S_WSEAT + f]
-    if s[S_COIN + q] != 0 and ((not lj) or s[S_RULES + R_LJ_COIN] != 0):
+    if s[S_COIN + q] != 0 and ((not lj) or s[S_RULES + R.lazy_jack_collects_coin] != 0):
         if s[S_BANK] >= 1:
             s[S_BANK] -= 1
             s[S_COINS + seat] += 1
@@ -842,7 +809,7 @@ def room_values(s, fb, out, seat, is_lj, w_g, w_c, w_x):
     L = s[S_L]
     stock = s[S_STOCK + seat]
     on_ships = aboard(s, S_HARB, seat)
-    coin_ok = s[S_BANK] > 0 and ((not is_lj) or s[S_RULES + R_LJ_COIN] != 0)
+    coin_ok = s[S_BANK] > 0 and ((not is_lj) or s[S_RULES + R.lazy_jack_collects_coin] != 0)
     for q in range(L):
         g = s[S_GOOD + q]
         v = w_g * min(g, stock) + (w_c * s[S_COIN + q] if coin_ok else 0.0)
@@ -963,7 +930,7 @@ def opponent_profile(s, fb, seat, pr, sampled, q_myopic):
     nown = s[S_NOWN]
     hirer = s[S_HIRER]
     lj = s[S_NW]
-    distinct = s[S_RULES + R_LJ_DISTINCT] != 0
+    distinct = s[S_RULES + R.lazy_jack_distinct_card] != 0
     for s2 in range(P):
         if s2 == seat:
             continue
@@ -1195,7 +1162,7 @@ def imagine_with_lj(s, fb, seat, c_first, c_count, tot, tot_step, gains, lam):
     base = seat * nown
     lj = s[S_NW]
     n_ord = movement_order(s, seat, True)
-    distinct = s[S_RULES + R_LJ_DISTINCT] != 0
+    distinct = s[S_RULES + R.lazy_jack_distinct_card] != 0
     L = s[S_L]
     el = s[S_ENTRY_LEFT]
     er = s[S_ENTRY_RIGHT]
@@ -1255,7 +1222,7 @@ def best_vector(s, fb, tot, m, comp_canon, n):
     ``comp_canon`` is the canonical index of the own Lazy Jack's companion (-1: none). The
     digits of Lazy Jack (the last) and of the companion are counted, not divided out.
     """
-    distinct = comp_canon >= 0 and s[S_RULES + R_LJ_DISTINCT] != 0
+    distinct = comp_canon >= 0 and s[S_RULES + R.lazy_jack_distinct_card] != 0
     div = _pow5(m - 1 - comp_canon) if comp_canon >= 0 else 1
     best = -1
     best_mean = 0.0
@@ -1358,7 +1325,7 @@ def ask_hire(s, fb, pol, rng, seat):
     if code == RANDOM:
         return rng_below(_seat_rng(rng, seat), 2) == 0
     gain = hire_gain(s, fb, pol, rng, seat)
-    threshold = pol[seat * PW + (2 if code == GREEDY else 8)]
+    threshold = hire_threshold(pol, seat)
     return gain >= threshold - TOL
 
 
@@ -1366,11 +1333,11 @@ def ask_hire(s, fb, pol, rng, seat):
 def ask_bid(s, fb, pol, rng, seat):
     """lazy_jack_bid (only when the player has more coins than the cost)."""
     code = int(pol[seat * PW])
-    cost = s[S_RULES + R_LJ_COST]
+    cost = s[S_RULES + R.lazy_jack_cost]
     coins = s[S_COINS + seat]
     if code == RANDOM:
         return cost + rng_below(_seat_rng(rng, seat), coins - cost + 1)
-    threshold = pol[seat * PW + (2 if code == GREEDY else 8)]
+    threshold = hire_threshold(pol, seat)
     bid = cost + int(np.floor(fb[F_HIRE_GAIN + seat] - threshold))
     return max(cost, min(coins, bid))
 
@@ -1392,8 +1359,8 @@ def hire(s, pol, rng, seat, price):
 @njit(cache=True)
 def priority_order(s, wr, n):
     """reference.priority_order of the n eligible seats in S_ORDER (ascending on entry)."""
-    rule = s[S_RULES + R_LJ_TIEBREAK]
-    if s[S_RULES + R_LJ_ALLOCATION] == 1:
+    rule = s[S_RULES + R.lazy_jack_tiebreak]
+    if s[S_RULES + R.lazy_jack_allocation] == 1:
         rule = 0  # the auction breaks ties by fewest VP, then rail order (spec §7)
     earliest_positions(s)
     for i in range(1, n):  # stable insertion sort
@@ -1431,7 +1398,7 @@ def priority_order(s, wr, n):
 
 @njit(cache=True)
 def phase_lazy_jack(s, fb, pol, rng):
-    cost = s[S_RULES + R_LJ_COST]
+    cost = s[S_RULES + R.lazy_jack_cost]
     n = 0
     for seat in range(s[S_P]):
         if s[S_COINS + seat] >= cost:
@@ -1440,7 +1407,7 @@ def phase_lazy_jack(s, fb, pol, rng):
     if n == 0:
         return
     priority_order(s, rng, n)
-    if s[S_RULES + R_LJ_ALLOCATION] == 0:
+    if s[S_RULES + R.lazy_jack_allocation] == 0:
         for i in range(n):
             seat = s[S_ORDER + i]
             if ask_hire(s, fb, pol, rng, seat):
@@ -1481,7 +1448,7 @@ def phase_cards(s, fb, pol, rng):
             for i in range(nown):
                 s[S_CARDS + base + i] = 1 + rng_below(pr, 5)
             if s[S_HIRER] == seat:
-                excl = s[S_CARDS + s[S_COMPANION]] if s[S_RULES + R_LJ_DISTINCT] != 0 else 0
+                excl = s[S_CARDS + s[S_COMPANION]] if s[S_RULES + R.lazy_jack_distinct_card] != 0 else 0
                 pick = rng_below(pr, 4 if excl > 0 else 5)
                 s[S_CARDS + s[S_NW]] = pick + 1 if (excl == 0 or pick + 1 < excl) else pick + 2
         else:
@@ -1491,7 +1458,7 @@ def phase_cards(s, fb, pol, rng):
 @njit(cache=True)
 def phase_movement(s):
     lj = s[S_NW]
-    blocked_place = SUPPLY if s[S_RULES + R_LJ_BLOCKED] == 0 else WITH_COMPANION
+    blocked_place = SUPPLY if s[S_RULES + R.lazy_jack_blocked] == 0 else WITH_COMPANION
     companion = s[S_COMPANION]
     if s[S_HIRER] >= 0:
         if move(s, S_POS, lj, s[S_CARDS + lj], lj, companion, blocked_place) == 3:
@@ -1504,7 +1471,7 @@ def phase_movement(s):
 @njit(cache=True)
 def phase_harbour(s):
     """True when the game ends; otherwise the pier-1 ship departs and a new one is drawn."""
-    if s[S_HARB + H_N] <= s[S_RULES + R_END_THRESHOLD]:
+    if s[S_HARB + H_N] <= s[S_RULES + R.end_threshold]:
         return True
     score_and_clear(s, 0)
     pop_pier(s, S_HARB, 0)
@@ -1515,7 +1482,7 @@ def phase_harbour(s):
 @njit(cache=True)
 def phase_rail(s, wr):
     nw = s[S_NW]
-    if s[S_PENDING] != 0 and (s[S_RESHUFFLES] == 0 or s[S_RULES + R_RESHUFFLE_RULE] == 1):
+    if s[S_PENDING] != 0 and (s[S_RESHUFFLES] == 0 or s[S_RULES + R.reshuffle_rule] == 1):
         rng_shuffle(wr, s, S_RAIL, nw)
         s[S_RESHUFFLES] += 1
         if s[S_RESH_ROUND] == 0:
@@ -1540,13 +1507,13 @@ def phase_rail(s, wr):
 
 
 @njit(cache=True)
-def play_one(s, fb, pol, rng, P, seed, game, out):
-    """Game ``game`` of ``seed`` in the buffers s / fb; its outcome row goes to out[0:8 + 5P]."""
-    rng_seed(rng, seed, game, WORLD)
-    for p in range(P):
-        rng_seed(_seat_rng(rng, p), seed, game, POLICY + p)
+def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
+    """Game ``game`` of ``seed`` (the ``engines._fast`` contract) in the state ``ints`` and
+    the policies' floats ``floats``; its outcome row goes to out[0:8 + 5P]."""
+    s = ints
+    fb = floats
     setup(s, rng, P)
-    max_rounds = s[S_RULES + R_MAX_ROUNDS]
+    max_rounds = s[S_RULES + R.max_rounds]
     while True:
         s[S_ROUND] += 1
         phase_lazy_jack(s, fb, pol, rng)
@@ -1570,7 +1537,7 @@ def play_one(s, fb, pol, rng, P, seed, game, out):
         if s[S_VP + p] == best:
             tied += 1
             most = max(most, s[S_COINS + p])
-    by_coins = tied > 1 and s[S_RULES + R_FINAL_TIEBREAK] == 0
+    by_coins = tied > 1 and s[S_RULES + R.final_tiebreak] == 0
     k = 0
     for p in range(P):
         if s[S_VP + p] == best and (not by_coins or s[S_COINS + p] == most):
@@ -1603,66 +1570,25 @@ def play_one(s, fb, pol, rng, P, seed, game, out):
     c += P
     out[c] = s[S_BLOCKED]
     out[c + 1] = s[S_RESH_ROUND]
+    return True
 
 
-@njit(cache=True, parallel=True)
-def _play_many(rules, tiles, ships, pol, P, seed, first_game, n_games, n_blocks, size, out):
-    n_ships = ships.shape[0]
-    for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        # the block's buffers, allocated once for all its games
-        s_buf = np.zeros(size, dtype=np.int64)
-        f_buf = np.zeros(F_SIZE, dtype=np.float64)
-        rng_buf = np.zeros(4 * 5, dtype=np.uint64)
-        pol_buf = np.zeros(4 * PW, dtype=np.float64)
-        for i in range(R_SIZE):
-            s_buf[S_RULES + i] = rules[i]
-        for t in range(N_TILES):
-            for i in range(TILE_FIELDS):
-                s_buf[S_TILES + TILE_FIELDS * t + i] = tiles[t, i]
-        for t in range(n_ships):
-            for i in range(SHIP_FIELDS):
-                s_buf[S_SHIPTAB + SHIP_FIELDS * t + i] = ships[t, i]
-        for p in range(P):
-            for i in range(PW):
-                pol_buf[PW * p + i] = pol[p, i]
-        s = _ptr(s_buf)
-        fb = _ptr(f_buf)
-        rng = _ptr(rng_buf)
-        pp = _ptr(pol_buf)
-        for j in range(lo, hi):
-            play_one(s, fb, pp, rng, P, seed, np.uint64(first_game + j), _ptr(out[j]))
-        # last uses of the owners: the pointers above are valid until here
-        s_buf[0] = 0
-        f_buf[0] = 0.0
-        rng_buf[0] = 0
-        pol_buf[0] = 0.0
+@njit(cache=True)
+def setup_block(ints, floats, g, f, pol, P, cap):
+    """Once per block: the rules vector (tiles included) and the ship table into the state."""
+    n = R.SIZE + SHIP_FIELDS * g[R.n_ships]
+    for i in range(n):
+        ints[S_RULES + i] = g[i]
 
 
-def play_many(rules, policies, players: int, seed: int, first_game: int,
-              n_games: int) -> np.ndarray:
-    """Games first_game .. first_game + n_games - 1 of ``seed`` as float64 outcome rows.
+def ship_data(rules, players: int) -> np.ndarray:
+    """The fast path's tables after the rules vector: the ship table, row by row."""
+    return encode_ships(rules).reshape(-1)
 
-    Columns as ``engines.montego_bay.GAME.columns(players)``; row j is game first_game + j
-    and equals ``reference.play(rules, policies, players, seed, game)``. Each game is seeded
-    from (seed, game) alone, so the rows do not depend on how the games are split into calls
-    or threads.
-    """
-    players = int(players)
-    if not 2 <= players <= 4:
-        raise RulesError(f"montego-bay is played by 2-4 players, not {players}")
-    if len(policies) != players:
-        raise RulesError(f"{len(policies)} policies given for {players} players")
-    n_games = int(n_games)
-    out = np.empty((max(n_games, 0), 8 + 5 * players), dtype=np.float64)
-    if n_games <= 0:
-        return out
-    ships = np.ascontiguousarray(encode_ships(rules))
-    tiles = np.ascontiguousarray(encode_tiles(rules))
-    pol = np.ascontiguousarray(encode_policies(tuple(policies)))
-    n_blocks = min(n_games, 8 * get_num_threads())
-    _play_many(rules.encode(), tiles, ships, pol, np.int64(players),
-               np.uint64(int(seed) & ((1 << 64) - 1)), np.int64(first_game), np.int64(n_games),
-               np.int64(n_blocks), np.int64(state_size(ships.shape[0])), out)
-    return out
+
+def sizes(g: np.ndarray, players: int, cap: int) -> tuple[int, int]:
+    """The state (with the ship table and the deal) and the policies' floats."""
+    return state_size(int(g[R.n_ships])), F_SIZE
+
+
+FAST = fast_path(__name__, play_one, sizes, setup_block=setup_block, data=ship_data)

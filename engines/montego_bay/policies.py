@@ -45,6 +45,7 @@ import itertools
 import math
 
 from engines._rng import Rng
+from engines.montego_bay import POLICIES
 from engines.montego_bay.board import SUPPLY
 from engines.montego_bay.reference import (
     CARD_VALUES,
@@ -55,6 +56,10 @@ from engines.montego_bay.reference import (
 )
 
 TOL = 1e-9
+
+# the declared parameter defaults (engines.montego_bay.POLICIES), for direct construction
+_GREEDY = POLICIES["greedy"].default
+_SAMPLER = POLICIES["sampler"].default
 
 
 # ================================================================ shared helpers (§6.1)
@@ -128,7 +133,8 @@ def best_unload_pier(t: Table, seat: int, options: list, gamma: float) -> int:
 class Weights:
     """The room-value weights of RV (spec §6.1)."""
 
-    def __init__(self, w_g: float = 1.0, w_c: float = 0.8, w_x: float = 1.0):
+    def __init__(self, w_g: float = _GREEDY("w_g"), w_c: float = _GREEDY("w_c"),
+                 w_x: float = _GREEDY("w_x")):
         self.w_g, self.w_c, self.w_x = w_g, w_c, w_x
 
 
@@ -448,8 +454,9 @@ class RandomPolicy:
 class GreedyPolicy:
     """Deterministic one-round look-ahead against myopic opponents (spec §6.2 greedy)."""
 
-    def __init__(self, gamma: float = 0.7, hire_threshold: float = 2.0, w_g: float = 1.0,
-                 w_c: float = 0.8, w_x: float = 1.0):
+    def __init__(self, gamma: float = _GREEDY("gamma"),
+                 hire_threshold: float = _GREEDY("hire_threshold"), w_g: float = _GREEDY("w_g"),
+                 w_c: float = _GREEDY("w_c"), w_x: float = _GREEDY("w_x")):
         self.gamma = gamma
         self.hire_threshold = hire_threshold
         self.weights = Weights(w_g, w_c, w_x)
@@ -501,9 +508,11 @@ class GreedyPolicy:
 class SamplerPolicy(GreedyPolicy):
     """A sampled best response (spec §6.2 sampler); D2, D4 and D5 as greedy."""
 
-    def __init__(self, rng: Rng, n_samples: int = 16, q_myopic: float = 0.5, gamma: float = 0.7,
-                 lambda_load: float = 0.5, w_g: float = 1.0, w_c: float = 0.8, w_x: float = 1.0,
-                 hire_threshold: float = 1.5):
+    def __init__(self, rng: Rng, n_samples: int = _SAMPLER("n_samples"),
+                 q_myopic: float = _SAMPLER("q_myopic"), gamma: float = _SAMPLER("gamma"),
+                 lambda_load: float = _SAMPLER("lambda_load"), w_g: float = _SAMPLER("w_g"),
+                 w_c: float = _SAMPLER("w_c"), w_x: float = _SAMPLER("w_x"),
+                 hire_threshold: float = _SAMPLER("hire_threshold")):
         super().__init__(gamma, hire_threshold, w_g, w_c, w_x)
         self.rng = rng
         self.n_samples = int(n_samples)
@@ -523,14 +532,12 @@ class SamplerPolicy(GreedyPolicy):
 
 def build(policy, rng: Rng):
     """The reference decision maker for a declared ``Policy`` (engines._game.Policy)."""
-    name = policy.name
-    if name == "random":
-        return RandomPolicy(rng)
-    if name == "greedy":
-        return GreedyPolicy(*(policy.param(p) for p in
-                              ("gamma", "hire_threshold", "w_g", "w_c", "w_x")))
-    if name == "sampler":
-        return SamplerPolicy(rng, *(policy.param(p) for p in
-                                    ("n_samples", "q_myopic", "gamma", "lambda_load",
-                                     "w_g", "w_c", "w_x", "hire_threshold")))
-    raise ValueError(f"unknown Montego Bay policy {name}")
+    return BUILDERS[policy.name](policy, rng)
+
+
+# policy name -> its decision maker, from the declared parameters and the seat's stream
+BUILDERS = {
+    "random": lambda policy, rng: RandomPolicy(rng),
+    "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
+    "sampler": lambda policy, rng: SamplerPolicy(rng, **policy.params()),
+}

@@ -45,7 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from engines._rng import POLICY, WORLD, Rng
+from engines._rng import Rng
 from engines.montego_bay.board import (
     LEFT_PUB,
     RIGHT_PUB,
@@ -773,13 +773,6 @@ def winners(t: Table) -> list[float]:
 # ================================================================ one game
 
 
-def make_policies(policies, seed: int, game: int) -> list:
-    """Reference decision makers for the declared policies, seat s on stream POLICY + s."""
-    from engines.montego_bay.policies import build
-
-    return [build(p, Rng(seed, game, POLICY + s)) for s, p in enumerate(policies)]
-
-
 def play_game(rules: Rules, players: int, policies: list, world: Rng, narrate: bool = False,
               observer=None, table: Table | None = None) -> Table:
     """Set up (unless a table is given), play rounds until Phase 5 ends the game, score."""
@@ -824,38 +817,21 @@ def outcome(t: Table, game: int) -> dict:
     return row
 
 
-def play(rules: Rules, policies, players: int, seed: int, game: int) -> dict:
-    """Game ``game`` of seed ``seed``: the outcome row (what the fast path must equal)."""
-    world = Rng(seed, game, WORLD)
-    t = play_game(rules, players, make_policies(policies, seed, game), world)
-    return outcome(t, game)
-
-
-def record(t: Table, game: int, seed: int, policy_labels: list[str]) -> dict:
-    """A machine record of a whole game: events, the final table and the outcome row."""
+def final_state(t: Table) -> dict:
+    """Where everything ended up: warehouses, figures, rail, piers, VP, coins, bank, stocks."""
     b = t.board
     return {
-        "game": "montego-bay",
-        "seed": seed,
-        "game_index": game,
-        "players": t.players,
-        "policies": policy_labels,
-        "rules": {k: (list(v) if isinstance(v, tuple) else v) for k, v in t.rules.to_dict().items()},
-        "events": t.events or [],
-        "final": {
-            "warehouses": [{"slot": i, "tile": t.warehouse_names[i],
-                            "north": str(t.room(b.north(i))), "south": str(t.room(b.south(i)))}
-                           for i in range(b.warehouses)],
-            "figures": {t.workers[w].name: b.name(t.loc[w]) for w in range(len(t.workers))},
-            "rail": [t.workers[w].name for w in t.rail],
-            "piers": [s.name for s in t.piers],
-            "departed": [s.name for s in t.departed],
-            "vp": [float(v) for v in t.vp],
-            "coins": list(t.coins),
-            "bank": t.bank,
-            "stock": list(t.stock),
-        },
-        "outcome": outcome(t, game),
+        "warehouses": [{"slot": i, "tile": t.warehouse_names[i],
+                        "north": str(t.room(b.north(i))), "south": str(t.room(b.south(i)))}
+                       for i in range(b.warehouses)],
+        "figures": {t.workers[w].name: b.name(t.loc[w]) for w in range(len(t.workers))},
+        "rail": [t.workers[w].name for w in t.rail],
+        "piers": [s.name for s in t.piers],
+        "departed": [s.name for s in t.departed],
+        "vp": [float(v) for v in t.vp],
+        "coins": list(t.coins),
+        "bank": t.bank,
+        "stock": list(t.stock),
     }
 
 
@@ -863,5 +839,5 @@ __all__ = [
     "LEFT_PUB", "RIGHT_PUB", "SUPPLY", "WITH_COMPANION", "STOP", "Table", "Ship", "Worker",
     "score_ship", "setup", "move", "phase_lazy_jack", "phase_cards", "phase_movement",
     "phase_tally_man", "phase_harbour", "phase_rail", "final_scoring", "winners", "play_game",
-    "play", "outcome", "record", "make_policies",
+    "outcome", "final_state",
 ]

@@ -2,9 +2,11 @@
 
 Every [assumed] detail of the spec is an option here with the spec's default;
 the component tables (warehouse tiles, ships) are list options holding the
-spec's tables. ``Rules.encode()`` flattens the scalar options into the int64
-vector the fast path reads, at the indices named ``R_*`` below;
-``encode_tiles`` and ``encode_ships`` give the two tables as int64 matrices.
+spec's tables. ``Rules.encode()`` (``engines._rules``) flattens the options
+(the warehouse tiles included) and the ``DERIVED`` facts into the int64 vector
+the fast path reads, at the indices ``R = Rules.slots()``; the ship table,
+of no fixed length, follows it (``encode_ships``). ``encode_tiles`` and
+``encode_ships`` give the two tables as int64 matrices.
 
 The player count is not a rule option: it is the run's ``players`` (2-4,
 default 3, declared in ``GameInfo``), so it cannot disagree with itself.
@@ -135,6 +137,12 @@ class Rules(RulesBase):
                            "colour", {"workers_per_player_2p": 2}),
     }
 
+    # Facts the fast path reads that are computed from options (one int64 slot each).
+    DERIVED = {
+        "n_ships": lambda r: len(r.ship_table) // SHIP_FIELDS,  # rows of the ship table
+        "max_rounds": lambda r: r.max_rounds,
+    }
+
     def check(self) -> None:
         for tile in tiles_from(self.warehouse_tiles):
             for side, room in (("A", tile.room_a), ("B", tile.room_b)):
@@ -175,40 +183,6 @@ class Rules(RulesBase):
     def ships(self):
         return ships_from(self.ship_table)
 
-    # ------------------------------------------------------------ encoding for the fast path
-
-    def encode(self) -> np.ndarray:
-        """The scalar options as the int64 vector the fast path reads (indices R_*)."""
-        r = np.zeros(R_SIZE, dtype=np.int64)
-        r[R_WORKERS_2P] = self.workers_per_player_2p
-        r[R_EXTRA_WORKERS] = TWO_PLAYER_EXTRA.index(self.two_player_extra_workers)
-        r[R_TILE_ORIENTATION_RANDOM] = int(self.tile_orientation_random)
-        r[R_END_SPACES] = self.path_end_spaces
-        r[R_PUB_ENTRY] = PUB_ENTRY.index(self.pub_entry)
-        r[R_RESOLUTION_ORDER] = RESOLUTION_ORDER.index(self.resolution_order)
-        r[R_N_SHIPS] = len(self.ship_table) // SHIP_FIELDS
-        r[R_FREIGHT_SHIPS] = self.freight_ships
-        r[R_STACK_B] = self.stack_b_size
-        r[R_RESHUFFLE_RULE] = RESHUFFLE_RULE.index(self.reshuffle_rule)
-        r[R_LJ_COST] = self.lazy_jack_cost
-        r[R_LJ_ALLOCATION] = LJ_ALLOCATION.index(self.lazy_jack_allocation)
-        r[R_LJ_TIEBREAK] = LJ_TIEBREAK.index(self.lazy_jack_tiebreak)
-        r[R_LJ_DISTINCT] = int(self.lazy_jack_distinct_card)
-        r[R_LJ_COIN] = int(self.lazy_jack_collects_coin)
-        r[R_LJ_BLOCKED] = LJ_BLOCKED.index(self.lazy_jack_blocked)
-        r[R_START_COINS:R_START_COINS + 4] = self.start_coins_by_seat
-        r[R_BANK_COINS] = self.bank_coins
-        r[R_BARRELS] = self.barrels_per_player
-        r[R_MUST_LOAD_ALL] = int(self.must_load_all)
-        r[R_LOAD_COUNT] = LOAD_COUNT.index(self.load_count)
-        r[R_FILL_BONUS] = self.fill_bonus
-        r[R_ZERO_MODE] = ZERO_MODE.index(self.majority_zero_mode)
-        r[R_TIE_ROUNDING] = TIE_ROUNDING.index(self.tie_rounding)
-        r[R_END_THRESHOLD] = self.end_threshold
-        r[R_FINAL_TIEBREAK] = FINAL_TIEBREAK.index(self.final_tiebreak)
-        r[R_MAX_ROUNDS] = self.max_rounds
-        return r
-
 
 def encode_tiles(rules: Rules) -> np.ndarray:
     """int64[8, 6]: per tile room A (good, broken, coin), room B (good, broken, coin)."""
@@ -220,32 +194,5 @@ def encode_ships(rules: Rules) -> np.ndarray:
     return np.asarray(rules.ship_table, dtype=np.int64).reshape(-1, SHIP_FIELDS)
 
 
-# Indices into Rules.encode(); the fast path imports them as compile-time constants.
-R_WORKERS_2P = 0
-R_EXTRA_WORKERS = 1          # 0 big_and_small, 1 both_big, 2 both_small
-R_TILE_ORIENTATION_RANDOM = 2
-R_END_SPACES = 3
-R_PUB_ENTRY = 4              # 0 standard, 1 left_bottom
-R_RESOLUTION_ORDER = 5       # 0 tallyman_loop, 1 warehouse_columns
-R_N_SHIPS = 6                # rows of the ship table
-R_FREIGHT_SHIPS = 7
-R_STACK_B = 8
-R_RESHUFFLE_RULE = 9         # 0 once, 1 every_round_drawing_b, 2 never
-R_LJ_COST = 10               # 99 = never
-R_LJ_ALLOCATION = 11         # 0 fewest_vp, 1 auction
-R_LJ_TIEBREAK = 12           # 0 rail_order, 1 fewer_coins, 2 random
-R_LJ_DISTINCT = 13
-R_LJ_COIN = 14
-R_LJ_BLOCKED = 15            # 0 to_supply, 1 stay_with_companion_unresolved
-R_START_COINS = 16           # 4 values, seats 0-3
-R_BANK_COINS = 20
-R_BARRELS = 21
-R_MUST_LOAD_ALL = 22
-R_LOAD_COUNT = 23            # 0 fixed, 1 while_stock
-R_FILL_BONUS = 24
-R_ZERO_MODE = 25             # 0 beyond_printed, 1 lowest_loader_zero
-R_TIE_ROUNDING = 26          # 0 ceil, 1 floor, 2 exact_fraction
-R_END_THRESHOLD = 27
-R_FINAL_TIEBREAK = 28        # 0 coins_then_shared, 1 shared
-R_MAX_ROUNDS = 29
-R_SIZE = 30
+# The fast path's indices into Rules.encode() (R.<option>, R.n_ships, ...), derived from the options.
+R = Rules.slots()

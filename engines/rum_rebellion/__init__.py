@@ -54,24 +54,6 @@ def _columns(players: int) -> list[Column]:
     return cols + list(_GAME_COLUMNS)
 
 
-def _reference(rules, policies, players, seed, game):
-    from engines.rum_rebellion import reference
-
-    return reference.play(rules, policies, players, seed, game)
-
-
-def _fast(rules, policies, players, seed, first_game, n_games):
-    from engines.rum_rebellion import engine
-
-    return engine.play_many(rules, policies, players, seed, first_game, n_games)
-
-
-def _narrate(rules, policies, players, seed, game):
-    from engines.rum_rebellion import reference
-
-    return reference.narrate(rules, policies, players, seed, game)
-
-
 GAME = GameInfo(
     name="rum-rebellion",
     title="Rum Rebellion",
@@ -82,8 +64,5 @@ GAME = GameInfo(
     default_policy="threshold",
     rules_cls=Rules,
     columns=_columns,
-    reference=_reference,
-    fast=_fast,
-    narrate=_narrate,
     summary="roll-and-move race for 2-6: convict, ticket of leave, Rum Corps, then a coup",
 )

@@ -5,17 +5,15 @@ This module owns the flat-state engine. A whole game lives in ONE int64 array
 ``S_*`` below (``MAXP`` slots per seat field), followed by regions whose size
 depends on the rules and whose offsets are stored in the header (``S_O_*``):
 the Win/Lose deck, the Court Verdict deck, the Vote pack, every seat's Vote
-cards and the promissory notes. The rules are one read-only int64 array ``g``
-built by :func:`encode_static`: ``Rules.encode()`` at the indices ``R_*``, then
-the printed data (boards, canonical decks, the Vote cards' values and prices)
-at the ``G_*`` offsets. ``pol`` (:func:`encode_pol`) is float64: row p the
-seat's ``Policy.encode()`` (code, risk), row ``MAXP`` ``Rules.encode_float()``.
-Few arrays means few words passed on every call of a step function. ``rg``
-holds the generator states: words 0-3 the world stream, words ``4 + 4 * seat``
-that seat's policy stream. The ``engines._rng`` functions read words 0-3 of the
-array they are given, so a policy draw swaps the seat's words into place and
-back (:func:`_pbelow`) rather than taking a row view (one more reference-counted
-array per draw; see "Speed" below).
+cards and the promissory notes. ``engines._fast`` runs the games (``FAST`` at
+the end of this module) and hands ``play_one`` everything as typed pointers:
+the rules ``g``, read-only, ``Rules.encode()`` at the indices
+``R = Rules.slots()`` followed by the printed data of :func:`encode_data`
+(boards, canonical decks, the Vote cards' values and prices) at the ``G_*``
+offsets; ``f``, ``Rules.encode_float()`` (``F``); ``pol``, seat p's
+``Policy.encode()`` (code, risk) at ``pol[p * PW]``; ``rg``, the generator
+states: words 0-3 the world stream, words ``4 + 4 * seat`` that seat's policy
+stream (:func:`_pbelow` draws from it with the state in locals).
 
 Every step of the turn (spec §4.3) is a small ``@njit`` function mirroring the
 function of the same name in ``reference.py``; the replay contract (which
@@ -37,31 +35,26 @@ docstring. The containers of the reference map onto flat arrays as follows:
 
 Notes are the one container without a bound from the rules: the region holds
 ``note_cap`` notes, and a game that would write more stops and is flagged
-(``S_OVERFLOW``); :func:`play_many` replays those games with a larger region,
-so the flag never changes a result.
+(``S_OVERFLOW``); ``play_one`` returns False and the driver replays those
+games with a larger region (``notes_capacity``), so the flag never changes a
+result.
 
-Speed: Numba counts references to every array argument on entry to and exit
-from every function (an atomic add each), and here its pruning pass leaves
-most of them in; measured, they took 70% of the run time, and the shared
-arrays' counters bounce between cores. So the driver gives the game loop
-``carray`` views without an owner (:func:`_raw_i64` ...), whose counting is a
-null check, and keeps the owning arrays alive until its block ends; and the
-step functions, which never allocate, are compiled with Numba's reference
-counting off altogether (``STEP``), which removes even the null checks
-(another 30%). The turn's steps are inlined into ``take_turn`` (another 20%);
-the square handlers are not, as that doubled the compile time for 8%.
+Speed: arrays passed between Numba functions cost an atomic reference count
+on every call (measured: 70% of the run time, the shared arrays' counters
+bouncing between cores); the driver's typed pointers cost nothing. The turn's
+steps are inlined into ``take_turn`` (another 20%); the square handlers are
+not, as that doubled the compile time for 8%.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, get_num_threads, njit, prange, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
-from engines._game import MAX_POLICY_PARAMS, encode_policies
-from engines._rng import POLICY, WORLD, rng_below, rng_below_words, rng_seed, rng_uniform
-from engines._rules import RulesError
+from engines._fast import fast_path, offset
+from engines._game import POLICY_WIDTH
+from engines._rng import rng_below, rng_below_words, rng_uniform
+from engines.rum_rebellion import POLICIES
 from engines.rum_rebellion.data import (
     BO,
     BV,
@@ -76,72 +69,15 @@ from engines.rum_rebellion.data import (
     PR,
     STARTING_CARD_VALUE,
     STARTING_VOTE_CARDS,
-    encode_data,
 )
 from engines.rum_rebellion.data import START as START_SQUARE
-from engines.rum_rebellion.rules import (
-    F_SIZE,
-    F_SNEAK_PROBABILITY,
-    R_BOND_STORE_BONUS,
-    R_BOND_STORE_SEAT,
-    R_BOND_STORE_SUPPLY,
-    R_BONUS_SHUFFLES,
-    R_CAP_PROGRESS,
-    R_CHALLENGE_MIN_VOTES,
-    R_CHALLENGE_STAKE,
-    R_CHALLENGE_TARGETS,
-    R_COMMISSION_COST,
-    R_COUP_DELAY,
-    R_COUP_ENDS_TURN,
-    R_COUP_FAIL_ALL,
-    R_COUP_REQUIRES_RC,
-    R_CRIME_WIN_AMOUNT,
-    R_DOUBLES_AFTER_PENALTY,
-    R_DUEL_FINE,
-    R_DUEL_MISSED_TURNS,
-    R_EXACT_START_BONUS,
-    R_FINE_UNPAID,
-    R_INCOME_CAPTAIN,
-    R_INCOME_CONVICT,
-    R_INCOME_MAJOR,
-    R_INCOME_TOL,
-    R_INTEREST_ON_TRANSFER,
-    R_MAJOR_VOTE_BARRELS,
-    R_MARKERS_LIMIT,
-    R_MAX_DOUBLES,
-    R_MAX_LEVEL_UPS,
-    R_MAX_ROUNDS,
-    R_MAX_VOTE_BUYS,
-    R_NON_PAROLE,
-    R_NOTE_INTEREST,
-    R_PART_PAYMENT,
-    R_PAYMENT_ORDER,
-    R_PROMOTION_COST,
-    R_REDEEM_ANY_TIME,
-    R_SIDE_BET_STAKE,
-    R_SIZE,
-    R_SNEAK_ON,
-    R_START_LANDING_PASS,
-    R_STARTING_LEVEL,
-    R_STORE_EMPTY_PRICE,
-    R_STORE_EMPTY_SALE,
-    R_STORE_NOTES,
-    R_STORE_SHORTFALL,
-    R_TICKET_ASSIGNMENT,
-    R_TICKET_COST,
-    R_TICKET_COST_MODE,
-    R_TOL_MIN_ROTATIONS,
-    R_VOTE_MODEL,
-    R_VOTE_TOP_VISIBLE,
-    R_VOTE_TRADING,
-    R_VOTES_FOR_COUP,
-    R_WL_IID,
+from engines.rum_rebellion.data import (
+    encode_data as printed_data,
 )
+from engines.rum_rebellion.rules import F, R
 
-# The game's step functions never allocate, so they are compiled without Numba's
-# reference counting (``_nrt=False``, a Numba target option; see "Speed" above).
-# Without it they still work, slower: drop it here if a Numba release refuses it.
-STEP = {"cache": True, "_nrt": False}
+# The turn's steps are inlined into take_turn (see "Speed" above); the square handlers are not.
+STEP = {"cache": True}
 STEP_INLINE = {**STEP, "inline": "always"}
 
 MAXP = 6
@@ -157,12 +93,13 @@ TICKET_OF_LEAVE = 1
 RUM_CORPS = 2
 NOTE_CAP = 64              # first size of the notes region (see the module docstring)
 
-# policy codes (engines.rum_rebellion.POLICIES) and their columns in ``pol``
-RANDOM = 0
-THRESHOLD = 1
-BLOCKER = 2
-PO_CODE = 0
-PO_RISK = 1
+# the policies' codes and columns in a seat's row of ``pol`` (PolicySpec.slots)
+PW = POLICY_WIDTH
+RANDOM = POLICIES["random"].slots().CODE
+THRESHOLD = POLICIES["threshold"].slots().CODE
+BLOCKER = POLICIES["blocker"].slots().CODE
+RISK = POLICIES["threshold"].slots().risk
+assert POLICIES["blocker"].slots().risk == RISK, "both policies' risk is read at one column"
 
 # ---------------------------------------------------------------- the flat state: header
 S_P = 0
@@ -229,7 +166,7 @@ N_ISSUED = 3
 NOTE_SIZE = 4
 
 # ---------------------------------------------------------------- the static data ``g``
-G_BLEN = R_SIZE                   # 3 board lengths (g[0:R_SIZE] is Rules.encode())
+G_BLEN = R.SIZE                   # 3 board lengths (g[0:R.SIZE] is Rules.encode())
 G_KIND = G_BLEN + 3               # 3 x MAX_BOARD square kinds
 G_VALUE = G_KIND + 3 * MAX_BOARD  # 3 x MAX_BOARD square numbers
 G_RENT = G_VALUE + 3 * MAX_BOARD  # 3 x MAX_BOARD rents
@@ -253,18 +190,16 @@ T_DOUBLES = 2
 T_PENALISED = 4
 
 
-def encode_static(rules, players: int) -> np.ndarray:
-    """``g``: ``Rules.encode()``, then the printed data (boards, decks, Vote cards) at ``G_*``."""
-    d = encode_data(rules)
-    r = rules.encode()
-    assert len(r) == R_SIZE
+def encode_data(rules, players: int) -> np.ndarray:
+    """The printed data (boards, decks, Vote cards) that follows ``Rules.encode()`` in ``g``,
+    at the ``G_*`` offsets."""
+    d = printed_data(rules)
     n_cards = len(d.vote_value)
     n_wl = len(d.win_lose)
     n_cv = len(d.court_verdict)
     tens = [c for c in range(n_cards) if d.vote_value[c] == STARTING_CARD_VALUE]
     size = G_FIXED + 2 * n_cards + n_wl + n_cv + len(tens)
     g = np.zeros(size, dtype=np.int64)
-    g[:R_SIZE] = r
     g[G_BLEN:G_BLEN + 3] = d.board_len
     g[G_KIND:G_KIND + 3 * MAX_BOARD] = d.board_kind.reshape(-1)
     g[G_VALUE:G_VALUE + 3 * MAX_BOARD] = d.board_value.reshape(-1)
@@ -291,49 +226,18 @@ def encode_static(rules, players: int) -> np.ndarray:
     o += n_cv
     g[G_O_TENS] = o
     g[o:o + len(tens)] = tens
-    return g
+    return g[R.SIZE:]
 
 
-def encode_pol(rules, policies) -> np.ndarray:
-    """``pol``: row p < P is seat p's ``Policy.encode()``; row MAXP is ``Rules.encode_float()``."""
-    assert F_SIZE <= 1 + MAX_POLICY_PARAMS
-    pol = np.zeros((MAXP + 1, 1 + MAX_POLICY_PARAMS), dtype=np.float64)
-    pol[:len(policies)] = encode_policies(tuple(policies))
-    pol[MAXP, :F_SIZE] = rules.encode_float()
-    return pol
-
-
-def state_size(g: np.ndarray, note_cap: int) -> int:
-    n_cards = int(g[G_N_CARDS])
-    return (S_HEADER + int(g[G_N_WL]) + int(g[G_N_CV]) + n_cards + MAXP * n_cards
+@njit(cache=True)
+def state_size(g, note_cap):
+    """Slots of one game's state with room for ``note_cap`` promissory notes."""
+    n_cards = g[G_N_CARDS]
+    return (S_HEADER + g[G_N_WL] + g[G_N_CV] + n_cards + MAXP * n_cards
             + NOTE_SIZE * note_cap)
 
 
 # ================================================================ small helpers
-
-
-@intrinsic
-def _voidptr(typingctx, addr):
-    """An integer address as a void pointer (for ``carray``)."""
-    def codegen(context, builder, sig, args):
-        return builder.inttoptr(args[0], cgutils.voidptr_t)
-    return types.voidptr(addr), codegen
-
-
-@njit(**STEP_INLINE)
-def _raw_i64(a):
-    """A view of ``a`` without an owner: no reference counting (``a`` must outlive it)."""
-    return carray(_voidptr(a.ctypes.data), a.shape, np.int64)
-
-
-@njit(**STEP_INLINE)
-def _raw_f64(a):
-    return carray(_voidptr(a.ctypes.data), a.shape, np.float64)
-
-
-@njit(**STEP_INLINE)
-def _raw_u64(a):
-    return carray(_voidptr(a.ctypes.data), a.shape, np.uint64)
 
 
 @njit(**STEP_INLINE)
@@ -429,7 +333,7 @@ def store_pays(s, g, p, amount):
         paid = amount
     else:
         s[S_RAN_OUT] = 1
-        paid = st if g[R_STORE_SHORTFALL] == 0 else 0
+        paid = st if g[R.store_shortfall] == 0 else 0
     if st != UNLIMITED:
         s[S_STORE] = st - paid
         if paid != 0 and st - paid == 0:
@@ -461,7 +365,7 @@ def pay_player(s, d, c, amount):
 @njit(**STEP_INLINE)
 def add_missed_turns(s, g, p, n):
     """reference.add_missed_turns: fewer markers if the box runs out."""
-    limit = g[R_MARKERS_LIMIT]
+    limit = g[R.missed_turn_markers_limit]
     if limit != -1:
         left = limit
         for q in range(s[S_P]):
@@ -510,7 +414,7 @@ def _oldest(s, g, p, value):
 @njit(**STEP_INLINE)
 def gain_card(s, g, p, c):
     s[S_VOTES + p] += g[g[G_O_VVAL] + c]
-    if g[R_VOTE_MODEL] == 0:
+    if g[R.vote_model] == 0:
         _hand_append(s, p, c)
 
 
@@ -527,7 +431,7 @@ def _move_card_at(s, g, giver, i, taker):
 @njit(**STEP)
 def hand_over_votes(s, g, giver, taker, amount):
     """Per 10 votes the oldest 10-card, else the two oldest 5-cards (spec §4.5 CH)."""
-    if g[R_VOTE_MODEL] == 1:
+    if g[R.vote_model] == 1:
         s[S_VOTES + giver] -= amount
         s[S_VOTES + taker] += amount
         return
@@ -585,24 +489,24 @@ def _pack_remove_at(s, i):
 @njit(**STEP)
 def return_coup_votes(s, g, rg, p):
     """A failed coup: votes back under the pack with exact change, then a shuffle (§4.8)."""
-    if g[R_VOTE_MODEL] == 1:
-        if g[R_COUP_FAIL_ALL] == 1:
+    if g[R.vote_model] == 1:
+        if g[R.coup_fail_votes_lost] == 1:
             lost = s[S_VOTES + p]
         else:
-            lost = g[R_VOTES_FOR_COUP]
+            lost = g[R.votes_for_coup]
         s[S_VOTES + p] -= lost
         return
     ov = g[G_O_VVAL]
     h = _hand(s, p)
     n = s[S_NCARDS + p]
-    R = 0
-    if g[R_COUP_FAIL_ALL] == 1:
+    rest = 0  # votes still owed (<= -5: change owed back to the player)
+    if g[R.coup_fail_votes_lost] == 1:
         for i in range(n):
             _pack_push_bottom(s, s[h + i])
         s[S_NCARDS + p] = 0
         s[S_VOTES + p] = 0
     else:
-        T = g[R_VOTES_FOR_COUP]
+        T = g[R.votes_for_coup]
         n_tens = 0
         n_fives = 0
         for i in range(n):
@@ -611,13 +515,13 @@ def return_coup_votes(s, g, rg, p):
             else:
                 n_fives += 1
         a = min(n_tens, T // 10)
-        R = T - 10 * a
-        b = min(n_fives, -(-R // 5))
-        R -= 5 * b
+        rest = T - 10 * a
+        b = min(n_fives, -(-rest // 5))
+        rest -= 5 * b
         extra = 0
-        if R > 0:
+        if rest > 0:
             extra = 1
-            R -= 10
+            rest -= 10
         # given = tens[:a] + fives[:b] + tens[a:a+extra], in that order
         for want in range(3):
             if want == 0:
@@ -635,7 +539,7 @@ def return_coup_votes(s, g, rg, p):
                 _hand_remove_at(s, p, i)
                 s[S_VOTES + p] -= value
                 _pack_push_bottom(s, c)
-    while R <= -5:
+    while rest <= -5:
         o = s[S_O_PACK] + s[S_PACK_HEAD]
         found = -1
         for i in range(s[S_PACK_N]):
@@ -647,7 +551,7 @@ def return_coup_votes(s, g, rg, p):
         c = s[o + found]
         _pack_remove_at(s, found)
         gain_card(s, g, p, c)
-        R += 5
+        rest += 5
     _shuffle(rg, s, s[S_O_PACK] + s[S_PACK_HEAD], s[S_PACK_N])
 
 
@@ -657,13 +561,13 @@ def return_coup_votes(s, g, rg, p):
 @njit(**STEP)
 def side_bet(s, g, pol, rg, q):
     """Seat q's call on the next Win/Lose card: 0 WIN, 1 LOSE, -1 no bet."""
-    if int(pol[q, PO_CODE]) == RANDOM:
+    if int(pol[q * PW]) == RANDOM:
         pick = _pbelow(rg, q, 3)
         return -1 if pick == 2 else pick
     # ThresholdPolicy.side_bet on reference.next_win_lose_odds
     total = g[G_N_WL]
     wins = g[G_WL_WINS]
-    if g[R_WL_IID] == 0:
+    if g[R.win_lose_after_draw] == 0:
         seen = s[S_WL_SEEN]
         if seen >= total:
             wins = 1 if s[s[S_O_WL] + s[S_WL_HEAD]] == WIN else 0
@@ -671,7 +575,7 @@ def side_bet(s, g, pol, rg, q):
         else:
             wins -= s[S_WL_SEEN_WINS]
             total -= seen
-    risk = pol[q, PO_RISK]
+    risk = pol[q * PW + RISK]
     if 2 * wins >= (2.0 - risk) * total:
         return 0
     if 2 * (total - wins) >= (2.0 - risk) * total:
@@ -682,7 +586,7 @@ def side_bet(s, g, pol, rg, q):
 @njit(**STEP)
 def draw_win_lose(s, g, pol, rg, drawer):
     """The next Win/Lose card; side bets are called before it and settled after."""
-    stake = g[R_SIDE_BET_STAKE]
+    stake = g[R.side_bet_stake]
     P = s[S_P]
     any_bet = False
     if stake > 0:
@@ -696,7 +600,7 @@ def draw_win_lose(s, g, pol, rg, drawer):
             if call >= 0:
                 any_bet = True
     n = g[G_N_WL]
-    if g[R_WL_IID] == 1:
+    if g[R.win_lose_after_draw] == 1:
         card = g[g[G_O_WL0] + rng_below(rg, n)]
     else:
         h = s[S_WL_HEAD]
@@ -730,7 +634,7 @@ def draw_court_verdict(s, g):
 @njit(**STEP)
 def shuffle_decks(s, g, rg):
     """Bonus square: the whole Win/Lose deck (not under iid), then the Court Verdict deck."""
-    if g[R_WL_IID] == 0:
+    if g[R.win_lose_after_draw] == 0:
         _rotate_to_top(s, s[S_O_WL], g[G_N_WL], s[S_WL_HEAD])
         s[S_WL_HEAD] = 0
         _shuffle(rg, s, s[S_O_WL], g[G_N_WL])
@@ -796,8 +700,8 @@ def _pay_with_notes(s, g, sc, d, c, A):
         if face <= A:
             A -= face
             s[b + N_HOLDER] = c
-            if g[R_INTEREST_ON_TRANSFER]:
-                s[b + N_FACE] = face + g[R_NOTE_INTEREST]
+            if g[R.note_interest_on_transfer]:
+                s[b + N_FACE] = face + g[R.note_interest]
     return A
 
 
@@ -807,7 +711,7 @@ def _pay_with_barrels(s, g, d, c, A):
     if barrels >= A:
         x = A
     else:
-        x = barrels if g[R_PART_PAYMENT] else 0
+        x = barrels if g[R.part_payment_before_note] else 0
     pay_player(s, d, c, x)
     return A - x
 
@@ -829,14 +733,14 @@ def settle(s, g, sc, d, c, amount):
                 _destroy(s, i)
                 continue
         i += 1
-    if g[R_PAYMENT_ORDER] == 0:
+    if g[R.payment_order] == 0:
         A = _pay_with_notes(s, g, sc, d, c, A)
         A = _pay_with_barrels(s, g, d, c, A)
     else:
         A = _pay_with_barrels(s, g, d, c, A)
         A = _pay_with_notes(s, g, sc, d, c, A)
     if A > 0:
-        write_note(s, d, c, A + g[R_NOTE_INTEREST])
+        write_note(s, d, c, A + g[R.note_interest])
 
 
 @njit(**STEP)
@@ -846,12 +750,12 @@ def settle_store(s, g, d, amount):
     if barrels >= amount:
         x = amount
     else:
-        x = barrels if g[R_PART_PAYMENT] else 0
+        x = barrels if g[R.part_payment_before_note] else 0
     pay_store(s, d, x)
     short = amount - x
     if short > 0:
-        if g[R_STORE_NOTES]:
-            write_note(s, d, STORE, short + g[R_NOTE_INTEREST])
+        if g[R.store_notes]:
+            write_note(s, d, STORE, short + g[R.note_interest])
         else:
             add_missed_turns(s, g, d, short)
 
@@ -899,7 +803,7 @@ def _after_destroy(sc, k, m, i):
 @njit(**STEP_INLINE)
 def redeem_any_time(s, g, sc):
     """redeem_timing=any_time: every affordable note is bought back, seats from the active one."""
-    if g[R_REDEEM_ANY_TIME] == 0 or s[S_N_NOTES] == 0:
+    if g[R.redeem_timing] == 0 or s[S_N_NOTES] == 0:
         return
     P = s[S_P]
     o = s[S_O_NOTES]
@@ -927,7 +831,7 @@ def take_tickets(s, g, p):
     """The tickets for this player count: off the top of the deck, or the best remaining."""
     for _ in range(g[G_TICKETS_EACH]):
         n = s[S_TDECK_N]
-        if g[R_TICKET_ASSIGNMENT] == 1:
+        if g[R.ticket_assignment] == 1:
             best = 0
             for i in range(1, n):
                 k = s[S_TDECK + i]
@@ -994,7 +898,7 @@ def setup(s, g, rg, sc, P, note_cap):
     o = s[S_O_WL]
     for i in range(n_wl):
         s[o + i] = g[g[G_O_WL0] + i]
-    if g[R_WL_IID] == 0:
+    if g[R.win_lose_after_draw] == 0:
         _shuffle(w, s, o, n_wl)
     o = s[S_O_CV]
     for i in range(n_cv):
@@ -1005,16 +909,16 @@ def setup(s, g, rg, sc, P, note_cap):
     s[S_TDECK_N] = N_TICKETS
     _shuffle(w, s, S_TDECK, N_TICKETS)
     # 6. The Bond Store and its player.
-    s[S_STORE] = g[R_BOND_STORE_SUPPLY]
+    s[S_STORE] = g[R.bond_store_supply]
     if s[S_STORE] == 0:
         s[S_SPELL] = 1
-    seat = g[R_BOND_STORE_SEAT]
+    seat = g[R.bond_store_seat]
     if seat == -1:
         seat = rng_below(w, P)
     s[S_BOND_SEAT] = seat
-    store_pays(s, g, seat, g[R_BOND_STORE_BONUS])
+    store_pays(s, g, seat, g[R.bond_store_bonus])
     # Variation e: start higher, tickets dealt free.
-    start = g[R_STARTING_LEVEL]
+    start = g[R.starting_level]
     if start > CONVICT:
         for p in range(P):
             take_tickets(s, g, p)
@@ -1027,19 +931,19 @@ def setup(s, g, rg, sc, P, note_cap):
 
 @njit(**STEP_INLINE)
 def coup_eligible(s, g, p):
-    if g[R_COUP_REQUIRES_RC] and s[S_LEVEL + p] != RUM_CORPS:
+    if g[R.coup_requires_rum_corps] and s[S_LEVEL + p] != RUM_CORPS:
         return False
-    return s[S_VOTES + p] >= g[R_VOTES_FOR_COUP] and s[S_NOWED + p] == 0
+    return s[S_VOTES + p] >= g[R.votes_for_coup] and s[S_NOWED + p] == 0
 
 
 @njit(**STEP)
 def _major_takes_card(s, g, pol, rg, p):
     """The major_income decision: True = 8 barrels + the top Vote card."""
-    code = int(pol[p, PO_CODE])
+    code = int(pol[p * PW])
     if code == RANDOM:
         return _pbelow(rg, p, 2) == 1
     ov = g[G_O_VVAL]
-    if g[R_VOTE_TOP_VISIBLE]:
+    if g[R.vote_top_visible]:
         return g[ov + _pack_top(s)] >= 10
     o = s[S_O_PACK] + s[S_PACK_HEAD]
     for i in range(s[S_PACK_N]):
@@ -1057,17 +961,17 @@ def on_pass_start(s, g, pol, rg, p):
     major = s[S_MAJOR + p]
     if level == RUM_CORPS and major and s[S_PACK_N] > 0:
         if _major_takes_card(s, g, pol, rg, p):
-            store_pays(s, g, p, g[R_MAJOR_VOTE_BARRELS])
+            store_pays(s, g, p, g[R.major_vote_option_barrels])
             gain_card(s, g, p, _pack_pop(s))
             return
     if level == CONVICT:
-        income = g[R_INCOME_CONVICT]
+        income = g[R.income_convict]
     elif level == TICKET_OF_LEAVE:
-        income = g[R_INCOME_TOL]
+        income = g[R.income_ticket_of_leave]
     elif major:
-        income = g[R_INCOME_MAJOR]
+        income = g[R.income_major]
     else:
-        income = g[R_INCOME_CAPTAIN]
+        income = g[R.income_captain]
     store_pays(s, g, p, income)
 
 
@@ -1077,15 +981,15 @@ def on_pass_start(s, g, pol, rg, p):
 @njit(**STEP_INLINE)
 def crime(s, g, pol, rg, p, c):
     """Optional crime: WIN pays, LOSE goes to court (Go Free, Fine, Gaol)."""
-    code = int(pol[p, PO_CODE])
+    code = int(pol[p * PW])
     if code == RANDOM:
         if not _yes(rg, p):
             return
-    elif c > crime_limit(pol[p, PO_RISK]):
+    elif c > crime_limit(pol[p * PW + RISK]):
         return
     s[S_CRIMES] += 1
     if draw_win_lose(s, g, pol, rg, p) == WIN:
-        amount = c if g[R_CRIME_WIN_AMOUNT] == -1 else g[R_CRIME_WIN_AMOUNT]
+        amount = c if g[R.crime_win_amount] == -1 else g[R.crime_win_amount]
         store_pays(s, g, p, amount)
         return
     verdict = draw_court_verdict(s, g)
@@ -1097,7 +1001,7 @@ def crime(s, g, pol, rg, p, c):
     barrels = s[S_BARRELS + p]
     if barrels >= c:
         pay_store(s, p, c)
-    elif g[R_FINE_UNPAID] == 0:
+    elif g[R.fine_unpaid] == 0:
         add_missed_turns(s, g, p, c)
     else:
         pay_store(s, p, barrels)
@@ -1107,11 +1011,11 @@ def crime(s, g, pol, rg, p, c):
 @njit(**STEP_INLINE)
 def challenge(s, g, pol, rg, p):
     """Optional challenge for challenge_stake votes against a player in turn order after p."""
-    need = max(g[R_CHALLENGE_MIN_VOTES], g[R_CHALLENGE_STAKE])
+    need = max(g[R.challenge_min_votes], g[R.challenge_stake])
     if s[S_VOTES + p] < need:
         return
     P = s[S_P]
-    same = g[R_CHALLENGE_TARGETS] == 1
+    same = g[R.challenge_targets] == 1
     level = s[S_LEVEL + p]
     n_targets = 0
     best = -1            # policies.leader over all targets
@@ -1129,7 +1033,7 @@ def challenge(s, g, pol, rg, p):
             best_ann = q
     if n_targets == 0:
         return
-    code = int(pol[p, PO_CODE])
+    code = int(pol[p * PW])
     if code == RANDOM:
         pick = _pbelow(rg, p, n_targets + 1)
         if pick == 0:
@@ -1150,11 +1054,11 @@ def challenge(s, g, pol, rg, p):
         else:
             q = best
             margin = 10 if code == THRESHOLD else 20
-            if not (s[S_VOTES + q] >= g[R_VOTES_FOR_COUP] - margin
-                    or (code == THRESHOLD and pol[p, PO_RISK] >= 0.5)):
+            if not (s[S_VOTES + q] >= g[R.votes_for_coup] - margin
+                    or (code == THRESHOLD and pol[p * PW + RISK] >= 0.5)):
                 return
     s[S_CHALLENGES] += 1
-    stake = g[R_CHALLENGE_STAKE]
+    stake = g[R.challenge_stake]
     if draw_win_lose(s, g, pol, rg, p) == WIN:
         hand_over_votes(s, g, q, p, stake)
     else:
@@ -1166,9 +1070,9 @@ def buy_vote_cards(s, g, pol, rg, p):
     """Optional purchase of the top Vote card with barrels only (no notes)."""
     ov = g[G_O_VVAL]
     op = g[G_O_VPRICE]
-    code = int(pol[p, PO_CODE])
-    visible = g[R_VOTE_TOP_VISIBLE] != 0
-    for _ in range(g[R_MAX_VOTE_BUYS]):
+    code = int(pol[p * PW])
+    visible = g[R.vote_top_visible] != 0
+    for _ in range(g[R.max_vote_buys_per_landing]):
         n = s[S_PACK_N]
         if n == 0:
             return
@@ -1190,7 +1094,7 @@ def buy_vote_cards(s, g, pol, rg, p):
             if not _yes(rg, p):
                 return
         elif visible:
-            if not buys(price, g[ov + card], pol[p, PO_RISK]):
+            if not buys(price, g[ov + card], pol[p * PW + RISK]):
                 return
         else:
             o = s[S_O_PACK] + s[S_PACK_HEAD]
@@ -1199,7 +1103,7 @@ def buy_vote_cards(s, g, pol, rg, p):
             for i in range(n):
                 sum_price += g[op + s[o + i]]
                 sum_value += g[ov + s[o + i]]
-            if not buys(sum_price, sum_value, pol[p, PO_RISK]):
+            if not buys(sum_price, sum_value, pol[p * PW + RISK]):
                 return
         pay_store(s, p, price)
         _pack_pop(s)
@@ -1209,10 +1113,10 @@ def buy_vote_cards(s, g, pol, rg, p):
 @njit(**STEP_INLINE)
 def promotion(s, g, pol, rg, p):
     """A Captain may become Major."""
-    cost = g[R_PROMOTION_COST]
+    cost = g[R.promotion_cost]
     if s[S_LEVEL + p] != RUM_CORPS or s[S_MAJOR + p] or s[S_BARRELS + p] < cost:
         return
-    if int(pol[p, PO_CODE]) == RANDOM and not _yes(rg, p):
+    if int(pol[p * PW]) == RANDOM and not _yes(rg, p):
         return
     pay_store(s, p, cost)
     s[S_MAJOR + p] = 1
@@ -1222,9 +1126,9 @@ def promotion(s, g, pol, rg, p):
 def duel(s, g, pol, rg, p):
     """Mandatory Win/Lose: WIN is a fine owed to the Store, LOSE missed turns."""
     if draw_win_lose(s, g, pol, rg, p) == WIN:
-        settle_store(s, g, p, g[R_DUEL_FINE])
+        settle_store(s, g, p, g[R.duel_fine])
     else:
-        add_missed_turns(s, g, p, g[R_DUEL_MISSED_TURNS])
+        add_missed_turns(s, g, p, g[R.duel_missed_turns])
 
 
 @njit(**STEP_INLINE)
@@ -1252,11 +1156,11 @@ def s8_resolve(s, g, pol, rg, sc, p):
     elif kind == DU:
         duel(s, g, pol, rg, p)
     elif kind == BO:
-        if g[R_BONUS_SHUFFLES]:
+        if g[R.bonus_shuffles_decks]:
             shuffle_decks(s, g, rg)
         store_pays(s, g, p, value)
     elif kind == START_SQUARE:
-        store_pays(s, g, p, g[R_EXACT_START_BONUS])
+        store_pays(s, g, p, g[R.exact_start_bonus])
 
 
 # ================================================================ the turn (spec §4.3)
@@ -1265,13 +1169,13 @@ def s8_resolve(s, g, pol, rg, sc, p):
 @njit(**STEP_INLINE)
 def s2_redemption(s, g, pol, rg, sc, p):
     """S2: buy back own notes (smallest face first)."""
-    if g[R_REDEEM_ANY_TIME]:
+    if g[R.redeem_timing]:
         redeem_any_time(s, g, sc)
         return
     if s[S_NOWED + p] == 0:
         return
     o = s[S_O_NOTES]
-    random = int(pol[p, PO_CODE]) == RANDOM
+    random = int(pol[p * PW]) == RANDOM
     m = redemption_order(s, sc, p)
     for j in range(m):
         i = sc[j]
@@ -1308,15 +1212,15 @@ def s2_vote_trade(s, g, pol, rg, p):
                     n += 1
     if n == 0:
         return
-    code = int(pol[p, PO_CODE])
+    code = int(pol[p * PW])
     pick = -1
     if code == RANDOM:
         pick = _pbelow(rg, p, n + 1) - 1
     else:
-        risk = pol[p, PO_RISK]
-        if s[S_VOTES + p] >= g[R_VOTES_FOR_COUP]:
+        risk = pol[p * PW + RISK]
+        if s[S_VOTES + p] >= g[R.votes_for_coup]:
             return
-        if g[R_COUP_REQUIRES_RC] and s[S_LEVEL + p] != RUM_CORPS:
+        if g[R.coup_requires_rum_corps] and s[S_LEVEL + p] != RUM_CORPS:
             return
         for j in range(n):
             b = S_OFFERS + 4 * j
@@ -1340,15 +1244,15 @@ def s2_vote_trade(s, g, pol, rg, p):
     card = s[b + 2]
     price = s[b + 3]
     value = g[ov + card]
-    qcode = int(pol[q, PO_CODE])
+    qcode = int(pol[q * PW])
     if qcode == RANDOM:
         accepted = _yes(rg, q)
     elif kind == 0:
         margin = 10 if qcode == THRESHOLD else 20
         accepted = (s[S_LEVEL + q] != RUM_CORPS
-                    and s[S_VOTES + p] + value < g[R_VOTES_FOR_COUP] - margin)
+                    and s[S_VOTES + p] + value < g[R.votes_for_coup] - margin)
     else:
-        accepted = s[S_LEVEL + q] == RUM_CORPS and buys(price, value, pol[q, PO_RISK])
+        accepted = s[S_LEVEL + q] == RUM_CORPS and buys(price, value, pol[q * PW + RISK])
     if not accepted:
         return
     if kind == 0:
@@ -1374,17 +1278,17 @@ def attempt_coup(s, g, pol, rg, p):
     return_coup_votes(s, g, rg, p)
     s[S_ANN_ROUND + p] = NONE
     s[S_ANN_TURN + p] = NONE
-    return g[R_COUP_ENDS_TURN] != 0
+    return g[R.coup_attempt_ends_turn] != 0
 
 
 @njit(**STEP_INLINE)
 def s3_coup_window(s, g, pol, rg, p):
     """S3: attempt an announced coup when due (or lapse it). True if the turn ends here."""
-    delay = g[R_COUP_DELAY]
+    delay = g[R.coup_delay]
     if delay == 2:
         if not coup_eligible(s, g, p):
             return False
-        if int(pol[p, PO_CODE]) == RANDOM and not _yes(rg, p):
+        if int(pol[p * PW]) == RANDOM and not _yes(rg, p):
             return False
     else:
         ann = s[S_ANN_ROUND + p]
@@ -1406,22 +1310,22 @@ def s3_coup_window(s, g, pol, rg, p):
 @njit(**STEP_INLINE)
 def s4_level_up(s, g, pol, rg, p):
     """S4: move up (optional), at most max_level_ups_per_turn levels."""
-    random = int(pol[p, PO_CODE]) == RANDOM
-    for _ in range(g[R_MAX_LEVEL_UPS]):
+    random = int(pol[p * PW]) == RANDOM
+    for _ in range(g[R.max_level_ups_per_turn]):
         level = s[S_LEVEL + p]
         barrels = s[S_BARRELS + p]
-        if (level == CONVICT and barrels >= g[R_TICKET_COST]
-                and s[S_ROT + p] >= g[R_NON_PAROLE]):
+        if (level == CONVICT and barrels >= g[R.ticket_cost]
+                and s[S_ROT + p] >= g[R.non_parole_rotations]):
             if random and not _yes(rg, p):
                 return
-            cost = barrels if g[R_TICKET_COST_MODE] == 1 else g[R_TICKET_COST]
+            cost = barrels if g[R.ticket_cost_mode] == 1 else g[R.ticket_cost]
             pay_store(s, p, cost)
             take_tickets(s, g, p)
-        elif (level == TICKET_OF_LEAVE and barrels >= g[R_COMMISSION_COST]
-              and s[S_ROT + p] >= g[R_TOL_MIN_ROTATIONS] and s[S_NOWED + p] == 0):
+        elif (level == TICKET_OF_LEAVE and barrels >= g[R.commission_cost]
+              and s[S_ROT + p] >= g[R.tol_min_rotations] and s[S_NOWED + p] == 0):
             if random and not _yes(rg, p):
                 return
-            pay_store(s, p, g[R_COMMISSION_COST])
+            pay_store(s, p, g[R.commission_cost])
         else:
             return
         s[S_LEVEL + p] = level + 1
@@ -1432,8 +1336,8 @@ def s4_level_up(s, g, pol, rg, p):
 @njit(**STEP_INLINE)
 def s5_store_shortage(s, g, pol, rg, p):
     """S5: while the Store is empty, a Rum Corps officer may buy the top Vote card."""
-    sale = g[R_STORE_EMPTY_SALE]
-    price = g[R_STORE_EMPTY_PRICE]
+    sale = g[R.store_empty_vote_sale]
+    price = g[R.store_empty_vote_price]
     if (sale == 2 or s[S_STORE] != 0 or s[S_LEVEL + p] != RUM_CORPS
             or s[S_BARRELS + p] < price or s[S_PACK_N] == 0):
         return
@@ -1441,7 +1345,7 @@ def s5_store_shortage(s, g, pol, rg, p):
         if s[S_OFFER_SPELL + p] == s[S_SPELL]:
             return
         s[S_OFFER_SPELL + p] = s[S_SPELL]
-    if int(pol[p, PO_CODE]) == RANDOM and not _yes(rg, p):
+    if int(pol[p * PW]) == RANDOM and not _yes(rg, p):
         return
     pay_store(s, p, price)
     gain_card(s, g, p, _pack_pop(s))
@@ -1450,18 +1354,18 @@ def s5_store_shortage(s, g, pol, rg, p):
 @njit(**STEP_INLINE)
 def s9_announce(s, g, pol, rg, p):
     """S9: an eligible player without an announcement may announce a coup."""
-    if g[R_COUP_DELAY] == 2 or s[S_ANN_ROUND + p] != NONE:
+    if g[R.coup_delay] == 2 or s[S_ANN_ROUND + p] != NONE:
         return
     if not coup_eligible(s, g, p):
         return
-    if int(pol[p, PO_CODE]) == RANDOM and not _yes(rg, p):
+    if int(pol[p * PW]) == RANDOM and not _yes(rg, p):
         return
     s[S_ANN_ROUND + p] = s[S_ROUND]
     s[S_ANN_TURN + p] = s[S_TURN_ID]
 
 
 @njit(**STEP_INLINE)
-def take_turn(s, g, pol, rg, sc, p, skip_s1):
+def take_turn(s, g, f, pol, rg, sc, p, skip_s1):
     """One pass through S1-S9; returns T_PLAYED | T_DOUBLES | T_PENALISED bits."""
     s[S_TURN_ID] += 1
     s[S_ACTIVE] = p
@@ -1469,11 +1373,11 @@ def take_turn(s, g, pol, rg, sc, p, skip_s1):
     # S1
     if not skip_s1 and s[S_MISSED + p] > 0:
         s[S_MISSED + p] -= 1
-        if not (g[R_SNEAK_ON] and rng_uniform(rg) < pol[MAXP, F_SNEAK_PROBABILITY]):
+        if not (g[R.sneak_on] and rng_uniform(rg) < f[F.sneak_turn_probability]):
             return 0
     s[S_TURNS] += 1
     s2_redemption(s, g, pol, rg, sc, p)
-    if g[R_VOTE_TRADING]:
+    if g[R.allow_vote_trading]:
         s2_vote_trade(s, g, pol, rg, p)
     if s3_coup_window(s, g, pol, rg, p) or s[S_WINNER] >= 0:
         return T_PLAYED | (T_PENALISED if s[S_MARKERS_GAINED] else 0)
@@ -1488,7 +1392,7 @@ def take_turn(s, g, pol, rg, sc, p, skip_s1):
     level = s[S_LEVEL + p]
     L = g[G_BLEN + level]
     new = s[S_POS + p] + d1 + d2
-    if g[R_START_LANDING_PASS]:
+    if g[R.start_landing_counts_as_pass]:
         passes = new >= L
     else:
         passes = new > L
@@ -1508,13 +1412,13 @@ def take_turn(s, g, pol, rg, sc, p, skip_s1):
 
 
 @njit(**STEP_INLINE)
-def play_seat(s, g, pol, rg, sc, p):
+def play_seat(s, g, f, pol, rg, sc, p):
     """A seat's turn and the free turns its doubles earn (S10)."""
     chain = 0
     skip_s1 = False
-    max_doubles = g[R_MAX_DOUBLES]
+    max_doubles = g[R.max_consecutive_doubles]
     while True:
-        res = take_turn(s, g, pol, rg, sc, p, skip_s1)
+        res = take_turn(s, g, f, pol, rg, sc, p, skip_s1)
         if s[S_WINNER] >= 0 or not (res & T_DOUBLES) or s[S_OVERFLOW]:
             return
         chain += 1
@@ -1525,7 +1429,7 @@ def play_seat(s, g, pol, rg, sc, p):
             return
         skip_s1 = False
         if res & T_PENALISED:
-            mode = g[R_DOUBLES_AFTER_PENALTY]
+            mode = g[R.doubles_after_penalty]
             if mode == 0:
                 return
             if mode == 1:
@@ -1550,21 +1454,21 @@ def progress_score(s, p):
 
 
 @njit(**STEP)
-def play_one(s, g, pol, rg, sc, P, seed, game, note_cap, out, row):
-    """Game ``game`` of ``seed``: play it in ``s`` and write its outcome to ``out[row]``.
+def play_one(ints, floats, rng, g, f, pol, P, seed, game, note_cap, out):
+    """Game ``game`` of ``seed`` (the ``engines._fast`` contract): played in ``ints`` (the
+    state, then the scratch ``sc``), its outcome row written to ``out``.
 
-    Returns False when the notes region overflowed (the row is then not valid).
+    ``note_cap`` is the notes region's size; returns False when the game needs more notes
+    than that (the row is then not valid, and the driver replays the game larger).
     """
-    for p in range(P):
-        rng_seed(rg, seed, game, POLICY + p)
-        for k in range(4):
-            rg[4 + 4 * p + k] = rg[k]
-    rng_seed(rg, seed, game, WORLD)
+    s = ints
+    sc = offset(ints, state_size(g, note_cap))
+    rg = rng
     setup(s, g, rg, sc, P, note_cap)
-    max_rounds = g[R_MAX_ROUNDS]
+    max_rounds = g[R.max_rounds]
     while True:
         for p in range(P):
-            play_seat(s, g, pol, rg, sc, p)
+            play_seat(s, g, f, pol, rg, sc, p)
             if s[S_WINNER] >= 0 or s[S_OVERFLOW]:
                 break
         if s[S_WINNER] >= 0 or s[S_OVERFLOW]:
@@ -1576,15 +1480,15 @@ def play_one(s, g, pol, rg, sc, P, seed, game, note_cap, out, row):
     if s[S_OVERFLOW]:
         return False
     # the outcome row (reference.outcome)
-    out[row, 0] = game
-    out[row, 1] = P
+    out[0] = game
+    out[1] = P
     c = 2
     winner = s[S_WINNER]
     best = -(1 << 62)
     n_best = 0
     for p in range(P):
         score = progress_score(s, p)
-        out[row, c + P + p] = score
+        out[c + P + p] = score
         if score > best:
             best = score
             n_best = 1
@@ -1592,92 +1496,37 @@ def play_one(s, g, pol, rg, sc, P, seed, game, note_cap, out, row):
             n_best += 1
     for p in range(P):
         if winner >= 0:
-            out[row, c + p] = 1.0 if winner == p else 0.0
-        elif s[S_CAPPED] and g[R_CAP_PROGRESS]:
-            out[row, c + p] = 1.0 / n_best if out[row, c + P + p] == best else 0.0
+            out[c + p] = 1.0 if winner == p else 0.0
+        elif s[S_CAPPED] and g[R.cap_resolution]:
+            out[c + p] = 1.0 / n_best if out[c + P + p] == best else 0.0
         else:
-            out[row, c + p] = 0.0
+            out[c + p] = 0.0
     c += 2 * P
     for p in range(P):
-        out[row, c + p] = s[S_LEVEL + p]
-        out[row, c + P + p] = s[S_VOTES + p]
+        out[c + p] = s[S_LEVEL + p]
+        out[c + P + p] = s[S_VOTES + p]
     c += 2 * P
-    out[row, c] = s[S_ROUND]
-    out[row, c + 1] = s[S_TURNS]
-    out[row, c + 2] = s[S_COUPS]
-    out[row, c + 3] = s[S_CHALLENGES]
-    out[row, c + 4] = s[S_CRIMES]
-    out[row, c + 5] = s[S_NOTES_WRITTEN]
-    out[row, c + 6] = s[S_RAN_OUT]
-    out[row, c + 7] = s[S_CAPPED]
-    out[row, c + 8] = s[S_BOND_SEAT]
-    out[row, c + 9] = s[S_CAP_HITS]
+    out[c] = s[S_ROUND]
+    out[c + 1] = s[S_TURNS]
+    out[c + 2] = s[S_COUPS]
+    out[c + 3] = s[S_CHALLENGES]
+    out[c + 4] = s[S_CRIMES]
+    out[c + 5] = s[S_NOTES_WRITTEN]
+    out[c + 6] = s[S_RAN_OUT]
+    out[c + 7] = s[S_CAPPED]
+    out[c + 8] = s[S_BOND_SEAT]
+    out[c + 9] = s[S_CAP_HITS]
     return True
 
 
-@njit(cache=True, parallel=True)
-def _play_many(g, pol, P, seed, games, n_blocks, note_cap, size, out, ok):
-    """Play game ``games[j]`` into ``out[j]`` for every j; ``ok[j]`` = 0 if it overflowed."""
-    n_games = games.shape[0]
-    for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        s_own = np.empty(size, dtype=np.int64)
-        sc_own = np.empty(max(note_cap + 1, g[G_N_CARDS]), dtype=np.int64)
-        rg_own = np.empty(4 * (1 + MAXP), dtype=np.uint64)
-        # Owner-less views (module docstring, "Speed"); the owners live to the end of the block.
-        s = _raw_i64(s_own)
-        sc = _raw_i64(sc_own)
-        rg = _raw_u64(rg_own)
-        gv = _raw_i64(g)
-        pv = _raw_f64(pol)
-        ov = _raw_f64(out)
-        for j in range(lo, hi):
-            ok[j] = play_one(s, gv, pv, rg, sc, P, seed, np.uint64(games[j]), note_cap,
-                             ov, j)
-        # A use of every owner after the loop, so none is freed while its view is read.
-        s_own[0] = sc_own[0] + np.int64(rg_own[0] & np.uint64(1))
+def sizes(g: np.ndarray, players: int, note_cap: int) -> tuple[int, int]:
+    """The state with ``note_cap`` notes, then the scratch for redemptions and hand-overs."""
+    return int(state_size(g, note_cap)) + max(note_cap + 1, int(g[G_N_CARDS])), 0
 
 
-def play_many(rules, policies, players: int, seed: int, first_game: int,
-              n_games: int) -> np.ndarray:
-    """Games first_game .. first_game + n_games - 1 of ``seed`` as float64 outcome rows.
-
-    Columns as ``engines.rum_rebellion.GAME.columns(players)``; row j is game
-    first_game + j and equals ``reference.play(rules, policies, players, seed, game)``.
-    Each game is seeded from (seed, game) alone, so the rows do not depend on
-    how the games are split into calls or threads.
-    """
-    players = int(players)
-    if len(policies) != players:
-        raise RulesError(f"{len(policies)} policies given for {players} players")
-    rules.check_players(players)
-    n_games = int(n_games)
-    n_cols = 2 + 4 * players + 10
-    out = np.empty((n_games, n_cols), dtype=np.float64)
-    if n_games <= 0:
-        return out
-    g = encode_static(rules, players)
-    pol = encode_pol(rules, policies)
-    seed64 = np.uint64(int(seed) & ((1 << 64) - 1))
-    games = np.arange(int(first_game), int(first_game) + n_games, dtype=np.int64)
-    ok = np.zeros(n_games, dtype=np.bool_)
-    _play_blocks(g, pol, players, seed64, games, NOTE_CAP, out, ok)
-    rows = np.flatnonzero(~ok)
-    note_cap = NOTE_CAP * 4
-    # Rarely a game needs more notes than the region holds: replay just those, larger.
-    while rows.size:
-        part = np.empty((rows.size, n_cols), dtype=np.float64)
-        part_ok = np.zeros(rows.size, dtype=np.bool_)
-        _play_blocks(g, pol, players, seed64, games[rows], note_cap, part, part_ok)
-        out[rows[part_ok]] = part[part_ok]
-        rows = rows[~part_ok]
-        note_cap *= 4
-    return out
+def notes_capacity(replay: int) -> int:
+    """The notes region of a call (0) and of each replay of the games that outgrew it."""
+    return NOTE_CAP * 4 ** replay
 
 
-def _play_blocks(g, pol, players, seed64, games, note_cap, out, ok) -> None:
-    """Play ``games`` into ``out`` (written in place: no second array to fill and copy)."""
-    n_blocks = min(int(games.size), 8 * get_num_threads())
-    _play_many(g, pol, np.int64(players), seed64, games, np.int64(n_blocks),
-               np.int64(note_cap), np.int64(state_size(g, note_cap)), out, ok)
+FAST = fast_path(__name__, play_one, sizes, data=encode_data, capacity=notes_capacity)

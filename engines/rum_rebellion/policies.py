@@ -27,7 +27,9 @@ from __future__ import annotations
 import math
 
 from engines._rng import Rng
+from engines.rum_rebellion import POLICIES
 from engines.rum_rebellion.data import LOSE, RUM_CORPS, WIN
+from engines.rum_rebellion.reference import next_win_lose_odds
 
 # ================================================================ random (P1)
 
@@ -112,7 +114,7 @@ class ThresholdPolicy:
 
     margin_for_challenge = 10   # challenge a target within this many votes of a coup
 
-    def __init__(self, risk: float = 0.5):
+    def __init__(self, risk: float = POLICIES["threshold"].default("risk")):
         self.risk = risk
 
     def redeem(self, t, p, note) -> bool:
@@ -186,8 +188,6 @@ class ThresholdPolicy:
 
     def side_bet(self, t, q, drawer):
         """Bet on the likelier card when its chance is at least 1 - r/2 (WIN checked first)."""
-        from engines.rum_rebellion.reference import next_win_lose_odds
-
         wins, total = next_win_lose_odds(t)
         if 2 * wins >= (2 - self.risk) * total:
             return WIN
@@ -204,7 +204,7 @@ class BlockerPolicy(ThresholdPolicy):
 
     margin_for_challenge = 20
 
-    def __init__(self, risk: float = 0.25):
+    def __init__(self, risk: float = POLICIES["blocker"].default("risk")):
         super().__init__(risk)
 
     def challenge(self, t, p, targets):
@@ -216,11 +216,12 @@ class BlockerPolicy(ThresholdPolicy):
 
 def build(policy, rng: Rng):
     """The reference decision maker for a declared ``Policy`` (engines._game.Policy)."""
-    name = policy.name
-    if name == "random":
-        return RandomPolicy(rng)
-    if name == "threshold":
-        return ThresholdPolicy(policy.param("risk"))
-    if name == "blocker":
-        return BlockerPolicy(policy.param("risk"))
-    raise ValueError(f"unknown Rum Rebellion policy {name}")
+    return BUILDERS[policy.name](policy, rng)
+
+
+# policy name -> its decision maker, from the declared parameters and the seat's stream
+BUILDERS = {
+    "random": lambda policy, rng: RandomPolicy(rng),
+    "threshold": lambda policy, rng: ThresholdPolicy(**policy.params()),
+    "blocker": lambda policy, rng: BlockerPolicy(**policy.params()),
+}

@@ -70,8 +70,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engines._rng import POLICY, WORLD, Rng
-from engines._rules import RulesError
 from engines.rum_rebellion.data import (
     BO,
     BV,
@@ -1263,15 +1261,31 @@ def play_rounds(t: Table) -> None:
 # ================================================================ one game and its outcome (§5)
 
 
-def play_game(rules: Rules, policies: list, players: int, world, narrate: bool = False,
+def play_game(rules: Rules, players: int, policies: list, world, narrate: bool = False,
               observe=None) -> Table:
-    """Set up and play one game; returns the final table."""
+    """Set up and play one game; returns the final table (narrated: with its ending told)."""
     t = new_table(rules, players, policies, world, narrate, observe)
     setup(t)
     if observe is not None:
         observe(t, "setup", -1)
     play_rounds(t)
+    if t.narrating:
+        tell_ending(t)
     return t
+
+
+def tell_ending(t: Table) -> None:
+    """The narration's last lines: how the game ended and where every seat stands."""
+    if t.winner is None:
+        t.log.append(f"Game over after {t.round} rounds: no winner.")
+    t.log.append(f"{t.turns} turns played, {t.coups_attempted} coup attempt(s), "
+                 f"{t.challenges} challenge(s), {t.crimes_committed} crime(s), "
+                 f"{t.notes_written} note(s) written; Store {_store(t)} barrels.")
+    for pl in t.players:
+        t.log.append(f"  seat {pl.seat} ({t.policies[pl.seat].label}): "
+                     f"{LEVEL_NAMES[pl.level]}{' Major' if pl.is_major else ''}, "
+                     f"{pl.barrels} barrels, {pl.votes} votes, tickets {pl.tickets}, "
+                     f"score {progress_score(t, pl.seat)}")
 
 
 def wins(t: Table) -> list[float]:
@@ -1315,80 +1329,31 @@ def outcome(t: Table, game: int) -> dict:
     return row
 
 
-def make_policies(policies, seed: int, game: int) -> list:
-    """Reference decision makers for declared Policies, each seat with its own stream."""
-    from engines.rum_rebellion.policies import build
-
-    return [build(pol, Rng(seed, game, POLICY + seat)) for seat, pol in enumerate(policies)]
-
-
-def _check_count(policies, players: int) -> None:
-    if len(policies) != players:
-        raise RulesError(f"{len(policies)} policies given for {players} players")
-
-
-def play(rules: Rules, policies, players: int, seed: int, game: int) -> dict:
-    """Game ``game`` of seed ``seed``: the outcome row (what the fast path must equal)."""
-    _check_count(policies, players)
-    t = play_game(rules, make_policies(policies, seed, game), players, Rng(seed, game, WORLD))
-    return outcome(t, game)
-
-
-def narrate(rules: Rules, policies, players: int, seed: int, game: int) -> tuple[list[str], dict]:
-    """One game told event by event, and a machine record of it."""
-    _check_count(policies, players)
-    t = play_game(rules, make_policies(policies, seed, game), players, Rng(seed, game, WORLD),
-                  narrate=True)
-    row = outcome(t, game)
-    if t.winner is None:
-        t.log.append(f"Game over after {t.round} rounds: no winner.")
-    t.log.append(f"{t.turns} turns played, {t.coups_attempted} coup attempt(s), "
-                 f"{t.challenges} challenge(s), {t.crimes_committed} crime(s), "
-                 f"{t.notes_written} note(s) written; Store {_store(t)} barrels.")
-    for pl in t.players:
-        t.log.append(f"  seat {pl.seat} ({policies[pl.seat].label()}): "
-                     f"{LEVEL_NAMES[pl.level]}{' Major' if pl.is_major else ''}, "
-                     f"{pl.barrels} barrels, {pl.votes} votes, tickets {pl.tickets}, "
-                     f"score {row[f'score_{pl.seat}']}")
-    return t.log, record(t, seed, game, [p.label() for p in policies], row)
-
-
-def record(t: Table, seed: int, game: int, labels: list[str], row: dict) -> dict:
-    """A machine record of a whole game: events and the final state of every player."""
+def final_state(t: Table) -> dict:
+    """The final state of every player, the notes, the Store, the decks and the winner."""
     return {
-        "game": "rum-rebellion",
-        "seed": seed,
-        "game_index": game,
-        "players": t.P,
-        "policies": labels,
-        "rules": {k: (list(v) if isinstance(v, tuple) else v)
-                  for k, v in t.rules.to_dict().items()},
-        "events": t.events or [],
-        "final": {
-            "players": [{
-                "seat": pl.seat,
-                "level": LEVEL_NAMES[pl.level],
-                "position": pl.position,
-                "barrels": pl.barrels,
-                "votes": pl.votes,
-                "vote_cards": [[c.value, c.price] for c in pl.vote_cards],
-                "tickets": list(pl.tickets),
-                "missed_turns": pl.missed_turns,
-                "rotations": pl.rotations,
-                "start_passes": pl.start_passes,
-                "is_major": pl.is_major,
-                "announced_round": pl.announced_round,
-            } for pl in t.players],
-            "notes": [{"id": n.id, "debtor": n.debtor, "holder": "store" if n.holder == STORE
-                       else n.holder, "face": n.face, "transferable": transferable(t, n)}
-                      for n in t.notes],
-            "bond_store": None if t.unlimited else t.bond_store,
-            "vote_pack": [[c.value, c.price] for c in t.vote_pack],
-            "win_lose": list(t.win_lose),
-            "court_verdict": list(t.court_verdict),
-            "unsold_tickets": list(t.ticket_deck),
-            "winner": t.winner,
-            "capped": t.capped,
-        },
-        "outcome": row,
+        "players": [{
+            "seat": pl.seat,
+            "level": LEVEL_NAMES[pl.level],
+            "position": pl.position,
+            "barrels": pl.barrels,
+            "votes": pl.votes,
+            "vote_cards": [[c.value, c.price] for c in pl.vote_cards],
+            "tickets": list(pl.tickets),
+            "missed_turns": pl.missed_turns,
+            "rotations": pl.rotations,
+            "start_passes": pl.start_passes,
+            "is_major": pl.is_major,
+            "announced_round": pl.announced_round,
+        } for pl in t.players],
+        "notes": [{"id": n.id, "debtor": n.debtor, "holder": "store" if n.holder == STORE
+                   else n.holder, "face": n.face, "transferable": transferable(t, n)}
+                  for n in t.notes],
+        "bond_store": None if t.unlimited else t.bond_store,
+        "vote_pack": [[c.value, c.price] for c in t.vote_pack],
+        "win_lose": list(t.win_lose),
+        "court_verdict": list(t.court_verdict),
+        "unsold_tickets": list(t.ticket_deck),
+        "winner": t.winner,
+        "capped": t.capped,
     }

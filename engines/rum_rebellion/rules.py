@@ -7,17 +7,16 @@ default 4, spec §7.3's ``players`` row), and the options that depend on it
 (``bond_store_seat``, ``tickets_per_player``, enough 10-vote cards to deal)
 are checked against it when a game starts (:meth:`Rules.check_players`).
 
-``Rules.encode()`` flattens the scalar options into the int64 vector the fast
-path reads (indices ``R_*``), ``Rules.encode_float()`` the float ones
-(``F_*``), and :func:`engines.rum_rebellion.data.encode_data` the boards and
-decks.
+``Rules.encode()`` (``engines._rules``) flattens the scalar options and the
+``DERIVED`` facts into the int64 vector the fast path reads (indices
+``R = Rules.slots()``), ``Rules.encode_float()`` the float ones
+(``F = Rules.float_slots()``), and :func:`engines.rum_rebellion.data.encode_data`
+the boards, decks and Vote pack.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
 
 from engines._rules import RulesBase, RulesError, option
 from engines.rum_rebellion import data
@@ -236,6 +235,12 @@ class Rules(RulesBase):
                          {"win_lose_after_draw": "iid"}),
     }
 
+    # Facts the fast path reads that are computed from options (one int64 slot each).
+    DERIVED = {
+        # only then is a number drawn for a sneak turn
+        "sneak_on": lambda r: r.sneak_turn_probability > 0,
+    }
+
     # ------------------------------------------------------------ validation
 
     def check(self) -> None:
@@ -318,148 +323,8 @@ class Rules(RulesBase):
             return self.income_ticket_of_leave
         return self.income_major if is_major else self.income_captain
 
-    # ------------------------------------------------------------ encoding
 
-    def encode(self) -> np.ndarray:
-        """The scalar options as the int64 vector the fast path reads (indices R_*)."""
-        r = np.zeros(R_SIZE, dtype=np.int64)
-        r[R_TICKET_COST] = self.ticket_cost
-        r[R_COMMISSION_COST] = self.commission_cost
-        r[R_LOSE_REMOVED] = self.lose_cards_removed
-        r[R_GAOL_REMOVED] = self.gaol_cards_removed
-        r[R_FINE_REMOVED] = self.fine_cards_removed
-        r[R_VOTES_FOR_COUP] = self.votes_for_coup
-        r[R_STARTING_LEVEL] = STARTING_LEVEL.index(self.starting_level)
-        r[R_SIDE_BET_STAKE] = self.side_bet_stake
-        r[R_VOTE_TRADING] = int(self.allow_vote_trading)
-        r[R_MAX_DOUBLES] = self.max_consecutive_doubles
-        r[R_SNEAK_ON] = int(self.sneak_turn_probability > 0)
-        r[R_EXACT_START_BONUS] = self.exact_start_bonus
-        r[R_COUP_DELAY] = COUP_DELAY.index(self.coup_delay)
-        r[R_BOND_STORE_SEAT] = self.bond_store_seat
-        r[R_BOND_STORE_BONUS] = self.bond_store_bonus
-        r[R_BOND_STORE_SUPPLY] = self.bond_store_supply
-        r[R_STORE_SHORTFALL] = STORE_SHORTFALL.index(self.store_shortfall)
-        r[R_STORE_EMPTY_SALE] = STORE_EMPTY_VOTE_SALE.index(self.store_empty_vote_sale)
-        r[R_STORE_EMPTY_PRICE] = self.store_empty_vote_price
-        r[R_INCOME_CONVICT] = self.income_convict
-        r[R_INCOME_TOL] = self.income_ticket_of_leave
-        r[R_INCOME_CAPTAIN] = self.income_captain
-        r[R_INCOME_MAJOR] = self.income_major
-        r[R_MAJOR_VOTE_BARRELS] = self.major_vote_option_barrels
-        r[R_START_LANDING_PASS] = int(self.start_landing_counts_as_pass)
-        r[R_NON_PAROLE] = self.non_parole_rotations
-        r[R_TOL_MIN_ROTATIONS] = self.tol_min_rotations
-        r[R_TICKET_COST_MODE] = TICKET_COST_MODE.index(self.ticket_cost_mode)
-        r[R_TICKETS_PER_PLAYER] = self.tickets_per_player
-        r[R_TICKET_ASSIGNMENT] = TICKET_ASSIGNMENT.index(self.ticket_assignment)
-        r[R_MAX_LEVEL_UPS] = self.max_level_ups_per_turn
-        r[R_WIN_CARDS] = self.win_cards
-        r[R_LOSE_CARDS] = self.lose_cards
-        r[R_GO_FREE_CARDS] = self.go_free_cards
-        r[R_FINE_CARDS] = self.fine_cards
-        r[R_GAOL_CARDS] = self.gaol_cards
-        r[R_WL_IID] = WIN_LOSE_AFTER_DRAW.index(self.win_lose_after_draw)
-        r[R_BONUS_SHUFFLES] = int(self.bonus_shuffles_decks)
-        r[R_FINE_UNPAID] = FINE_UNPAID.index(self.fine_unpaid)
-        r[R_CRIME_WIN_AMOUNT] = self.crime_win_amount
-        r[R_CHALLENGE_STAKE] = self.challenge_stake
-        r[R_CHALLENGE_MIN_VOTES] = self.challenge_min_votes
-        r[R_CHALLENGE_TARGETS] = CHALLENGE_TARGETS.index(self.challenge_targets)
-        r[R_VOTE_MODEL] = VOTE_MODEL.index(self.vote_model)
-        r[R_VOTE_TOP_VISIBLE] = int(self.vote_top_visible)
-        r[R_MAX_VOTE_BUYS] = self.max_vote_buys_per_landing
-        r[R_PROMOTION_COST] = self.promotion_cost
-        r[R_DUEL_FINE] = self.duel_fine
-        r[R_DUEL_MISSED_TURNS] = self.duel_missed_turns
-        r[R_NOTE_INTEREST] = self.note_interest
-        r[R_PART_PAYMENT] = int(self.part_payment_before_note)
-        r[R_PAYMENT_ORDER] = PAYMENT_ORDER.index(self.payment_order)
-        r[R_INTEREST_ON_TRANSFER] = int(self.note_interest_on_transfer)
-        r[R_STORE_NOTES] = int(self.store_notes)
-        r[R_COUP_REQUIRES_RC] = int(self.coup_requires_rum_corps)
-        r[R_COUP_ENDS_TURN] = int(self.coup_attempt_ends_turn)
-        r[R_COUP_FAIL_ALL] = COUP_FAIL_VOTES_LOST.index(self.coup_fail_votes_lost)
-        r[R_REDEEM_ANY_TIME] = REDEEM_TIMING.index(self.redeem_timing)
-        r[R_MARKERS_LIMIT] = self.missed_turn_markers_limit
-        r[R_DOUBLES_AFTER_PENALTY] = DOUBLES_AFTER_PENALTY.index(self.doubles_after_penalty)
-        r[R_MAX_ROUNDS] = self.max_rounds
-        r[R_CAP_PROGRESS] = CAP_RESOLUTION.index(self.cap_resolution)
-        return r
-
-    def encode_float(self) -> np.ndarray:
-        """The float options (indices F_*)."""
-        f = np.zeros(F_SIZE, dtype=np.float64)
-        f[F_SNEAK_PROBABILITY] = self.sneak_turn_probability
-        return f
-
-
-# Indices into Rules.encode(); the fast path imports them as compile-time constants.
-# Choice options hold the index of the value in the tuple of the same name above;
-# named words hold their stored number (RANDOM_SEAT, UNLIMITED, NO_LIMIT, ...).
-R_TICKET_COST = 0
-R_COMMISSION_COST = 1
-R_LOSE_REMOVED = 2
-R_GAOL_REMOVED = 3
-R_FINE_REMOVED = 4
-R_VOTES_FOR_COUP = 5
-R_STARTING_LEVEL = 6        # 0 convict, 1 ticket_of_leave, 2 rum_corps
-R_SIDE_BET_STAKE = 7
-R_VOTE_TRADING = 8
-R_MAX_DOUBLES = 9           # 0 = none
-R_SNEAK_ON = 10             # sneak_turn_probability > 0 (only then is a number drawn)
-R_EXACT_START_BONUS = 11
-R_COUP_DELAY = 12           # 0 next_round, 1 next_turn_any, 2 none
-R_BOND_STORE_SEAT = 13      # -1 random
-R_BOND_STORE_BONUS = 14
-R_BOND_STORE_SUPPLY = 15    # -1 unlimited
-R_STORE_SHORTFALL = 16      # 0 pay_available, 1 pay_nothing
-R_STORE_EMPTY_SALE = 17     # 0 each_turn_while_empty, 1 once_per_event, 2 off
-R_STORE_EMPTY_PRICE = 18
-R_INCOME_CONVICT = 19
-R_INCOME_TOL = 20
-R_INCOME_CAPTAIN = 21
-R_INCOME_MAJOR = 22
-R_MAJOR_VOTE_BARRELS = 23
-R_START_LANDING_PASS = 24
-R_NON_PAROLE = 25
-R_TOL_MIN_ROTATIONS = 26
-R_TICKET_COST_MODE = 27     # 0 fixed, 1 all_barrels
-R_TICKETS_PER_PLAYER = 28   # 0 by_table
-R_TICKET_ASSIGNMENT = 29    # 0 random, 1 choose
-R_MAX_LEVEL_UPS = 30
-R_WIN_CARDS = 31
-R_LOSE_CARDS = 32
-R_GO_FREE_CARDS = 33
-R_FINE_CARDS = 34
-R_GAOL_CARDS = 35
-R_WL_IID = 36               # 0 bottom, 1 iid
-R_BONUS_SHUFFLES = 37
-R_FINE_UNPAID = 38          # 0 gaol, 1 part_pay_then_gaol
-R_CRIME_WIN_AMOUNT = 39     # -1 crime_value
-R_CHALLENGE_STAKE = 40
-R_CHALLENGE_MIN_VOTES = 41
-R_CHALLENGE_TARGETS = 42    # 0 any_level, 1 same_level
-R_VOTE_MODEL = 43           # 0 cards_5_10, 1 points
-R_VOTE_TOP_VISIBLE = 44
-R_MAX_VOTE_BUYS = 45
-R_PROMOTION_COST = 46
-R_DUEL_FINE = 47
-R_DUEL_MISSED_TURNS = 48
-R_NOTE_INTEREST = 49
-R_PART_PAYMENT = 50
-R_PAYMENT_ORDER = 51        # 0 notes_first, 1 barrels_first
-R_INTEREST_ON_TRANSFER = 52
-R_STORE_NOTES = 53
-R_COUP_REQUIRES_RC = 54
-R_COUP_ENDS_TURN = 55
-R_COUP_FAIL_ALL = 56        # 0 votes_for_coup, 1 all
-R_REDEEM_ANY_TIME = 57      # 0 start_of_turn, 1 any_time
-R_MARKERS_LIMIT = 58        # -1 none
-R_DOUBLES_AFTER_PENALTY = 59  # 0 forfeit, 1 consume_marker, 2 take_anyway
-R_MAX_ROUNDS = 60
-R_CAP_PROGRESS = 61         # 0 no_winner, 1 progress
-R_SIZE = 62
-
-F_SNEAK_PROBABILITY = 0
-F_SIZE = 1
+# The fast path's indices into Rules.encode() and Rules.encode_float() (R.<option>, F.<option>),
+# derived from the options.
+R = Rules.slots()
+F = Rules.float_slots()

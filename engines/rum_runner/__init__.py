@@ -48,27 +48,6 @@ def _columns(players: int) -> list[Column]:
     return COLUMNS
 
 
-def _reference(rules, policies, players, seed, game):
-    from engines.rum_runner import reference
-
-    return reference.play(rules, policies[0], seed, game)
-
-
-def _fast(rules, policies, players, seed, first_game, n_games):
-    from engines.rum_runner import engine
-
-    return engine.play_many(rules, policies[0], seed, first_game, n_games)
-
-
-def _narrate(rules, policies, players, seed, game):
-    from engines._rng import WORLD, Rng
-    from engines.rum_runner import reference
-
-    table = reference.play_game(rules, reference.make_policy(policies[0], seed, game),
-                                Rng(seed, game, WORLD), narrate=True)
-    return table.log, reference.record(table, game, seed, policies[0].label())
-
-
 GAME = GameInfo(
     name="rum-runner",
     title="Rum Runner",
@@ -79,8 +58,5 @@ GAME = GameInfo(
     default_policy="greedy",
     rules_cls=Rules,
     columns=_columns,
-    reference=_reference,
-    fast=_fast,
-    narrate=_narrate,
     summary="solo card game: sail a boat along 16 ports collecting rum before they close",
 )

@@ -9,11 +9,12 @@ strings them together. Because the state is one flat buffer, the rollout policy
 copies it into a preallocated buffer, re-deals the hidden cards there and plays
 the copy out with greedy, without touching the game.
 
-The steps receive the buffer as a typed pointer (``int64*``, indexed like the
-array) rather than as an array: an array argument costs seven machine words and
-an atomic NRT incref/decref at every call between non-inlined functions, which
-took most of a game's time. ``_play_many`` owns the buffers (one arena per
-prange block, allocated once per block) and keeps them alive while its games run.
+``engines._fast`` runs the games (``FAST`` at the end of this module): it
+hands ``play_one`` the block's buffers as typed pointers (``int64*``, indexed
+like the array), the generator states and the encoded rules and policy. The
+rules are read at the indices ``R = Rules.slots()``, from the copy
+``setup_block`` puts into the state at ``S_RULES``; the policy's parameters at
+the columns its ``PolicySpec.slots()`` names (``GREEDY.draw_threshold``).
 
 Replay contract (see ``reference.py``): the world stream makes the deal,
 ``start_end=random``, replenishment and reshuffle shuffles; the policy stream
@@ -31,39 +32,15 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import get_num_threads, njit, prange, types
+from numba import njit
 from numba.extending import intrinsic
 
-from engines._rng import POLICY, WORLD, rng_below, rng_seed, rng_shuffle
-from engines.rum_runner.rules import (
-    R_CLOSED_EFFECT,
-    R_COMBINED,
-    R_COUNT_CLOSED,
-    R_DRAW_COUNT,
-    R_DRAW_FORBID_SHORT,
-    R_EDGES,
-    R_END_ON_STRANDED,
-    R_EXCLUSIVE,
-    R_EXHAUSTED_TAKE,
-    R_FLIP_AFTER_DRAW,
-    R_FLIP_ON_PASS,
-    R_HAND_SCORES,
-    R_MAX_TURNS,
-    R_PAIR_ALL,
-    R_REPLENISH_AMOUNT,
-    R_REPLENISH_INCLUDES,
-    R_RESHUFFLE,
-    R_SIZE,
-    R_START_END,
-    R_STOP_AT_END,
-    R_SUIT_SET_VALUE,
-    R_UPPER_INCLUSIVE,
-    R_WIN_THRESHOLD,
-    R_WRAP,
-)
+from engines._fast import fast_path, offset, ptr
+from engines._rng import rng_below, rng_shuffle
+from engines.rum_runner import POLICIES
+from engines.rum_runner.rules import R
 
 N_PORTS = 16
-N_COLUMNS = 14  # engines.rum_runner.COLUMNS
 CYCLE = 2 * (N_PORTS - 1)  # spec §4.1
 RIGHT = 1
 LEFT = -1
@@ -100,8 +77,8 @@ S_REPLEN = 130
 S_EXHAUSTED = 131
 S_DRAWS = 132
 S_PILE_PORTS = 133     # 4: bitmask of the ports that pay from each pile (fixed by the deal)
-S_RULES = 137          # R_SIZE: the rules vector (Rules.encode()), read as s[S_RULES + R_*]
-S_RANK_POINTS = S_RULES + R_SIZE  # 9 x 5: rank_points(rank, n) for rank 2..10, n 0..4 (from rules)
+S_RULES = 137          # R.SIZE: the rules vector (Rules.encode()), read as s[S_RULES + R.<name>]
+S_RANK_POINTS = S_RULES + R.SIZE  # 9 x 5: rank_points(rank, n) for rank 2..10, n 0..4 (from rules)
 S_SIZE = S_RANK_POINTS + 45
 # Under suit_set_mode=exclusive the state array is 2 * DP_STATES slots longer: scratch for the
 # scoring DP (never copied, never part of the game).
@@ -127,8 +104,13 @@ O_TOTAL = 3 * MAX_OPTIONS
 O_SIZE = 4 * MAX_OPTIONS
 
 EXHAUSTED_CARD_VALUE = 3.5     # policies.EXHAUSTED_CARD_VALUE
-ROLLOUT_THRESHOLD = 2.0        # the rollout's base is GreedyPolicy() with default parameters
-ROLLOUT_WEIGHT = 1.0
+# the policies' columns in a seat's encoded row (PolicySpec.slots)
+RANDOM = POLICIES["random"].slots()
+GREEDY = POLICIES["greedy"].slots()
+ROLLOUT = POLICIES["rollout"].slots()
+# the rollout's base is greedy with its declared default parameters
+ROLLOUT_THRESHOLD = POLICIES["greedy"].default("draw_threshold")
+ROLLOUT_WEIGHT = POLICIES["greedy"].default("replenish_weight")
 DP_STATES = 10 ** 4            # (most suit sets + 1) ** 4, at most 10 ** 4 (9 sets)
 NEG = -(1 << 60)
 
@@ -202,7 +184,7 @@ def exclusive_score(s, mask):
     put into sets so far), every subset of each rank's cards tried; the best value whose four
     suits put the same number j of cards into sets, plus j sets. Scratch: s[S_SCRATCH:].
     """
-    pair_all = s[S_RULES + R_PAIR_ALL]
+    pair_all = s[S_RULES + R.pair_rule]
     c0 = 0
     c1 = 0
     c2 = 0
@@ -261,7 +243,7 @@ def exclusive_score(s, mask):
     for j in range(d):
         value = s[cur + j * step]
         if value != NEG:
-            total = value + s[S_RULES + R_SUIT_SET_VALUE] * j
+            total = value + s[S_RULES + R.suit_set_value] * j
             if total > best:
                 best = total
     return best
@@ -290,16 +272,16 @@ def _min_suits(s):
 
 @njit(cache=True)
 def refresh_score(s):
-    if s[S_RULES + R_EXCLUSIVE]:
+    if s[S_RULES + R.suit_set_mode]:
         s[S_SCORE] = exclusive_score(s, s[S_COLL])
     else:
-        s[S_SCORE] = s[S_BASE] + s[S_RULES + R_SUIT_SET_VALUE] * _min_suits(s)
+        s[S_SCORE] = s[S_BASE] + s[S_RULES + R.suit_set_value] * _min_suits(s)
 
 
 @njit(cache=True)
 def score_plus(s, c):
     """Score of the collection with card ``c`` added (the collection is not changed)."""
-    if s[S_RULES + R_EXCLUSIVE]:
+    if s[S_RULES + R.suit_set_mode]:
         return exclusive_score(s, s[S_COLL] | (1 << c))
     suit = c & 3
     before = _popcount((s[S_COLL] >> (c & ~3)) & 15)
@@ -309,7 +291,7 @@ def score_plus(s, c):
     n1 = s[S_SUIT_N + 1] + (suit == 1)
     n2 = s[S_SUIT_N + 2] + (suit == 2)
     n3 = s[S_SUIT_N + 3] + (suit == 3)
-    return base + s[S_RULES + R_SUIT_SET_VALUE] * min(min(n0, n1), min(n2, n3))
+    return base + s[S_RULES + R.suit_set_value] * min(min(n0, n1), min(n2, n3))
 
 
 # ================================================================ setup (spec §3)
@@ -395,16 +377,16 @@ def _next_space(cc, wrap, fu, pos, h):
 @njit(cache=True)
 def course(s, fu, pos, h, steps):
     """reference.course: (port, heading) after sailing ``steps`` spaces."""
-    wrap = s[S_RULES + R_WRAP]
-    cc = s[S_RULES + R_COUNT_CLOSED]
-    if cc and not wrap and not s[S_RULES + R_STOP_AT_END]:
+    wrap = s[S_RULES + R.wrap]
+    cc = s[S_RULES + R.flipped_ports_count_as_spaces]
+    if cc and not wrap and not s[S_RULES + R.stop_at_end]:
         # closed form (spec §4.1): the unfolded coordinate u on a cycle of C = 30
         # (u = 30 for "at 0 heading left" is the same point as u = 0)
         u = (pos if h > 0 else CYCLE - pos) + steps
         while u >= CYCLE:
             u -= CYCLE
         return (u if u < N_PORTS else CYCLE - u), (RIGHT if u < N_PORTS - 1 else LEFT)
-    stop = s[S_RULES + R_STOP_AT_END]
+    stop = s[S_RULES + R.stop_at_end]
     for _ in range(steps):
         if wrap:
             pos = _next_space(cc, wrap, fu, pos, h)
@@ -455,7 +437,7 @@ def push_deck(s, c, batch):
 @njit(cache=True)
 def take_from_deck(s, wr):
     """reference.take_from_deck: the top card (-1 if none), reshuffling the discard if allowed."""
-    if s[S_DECK_N] == 0 and s[S_RULES + R_RESHUFFLE] and s[S_DISC_N] > 0:
+    if s[S_DECK_N] == 0 and s[S_RULES + R.reshuffle_discard_when_deck_empty] and s[S_DISC_N] > 0:
         dn = s[S_DISC_N]
         rng_shuffle(wr, s, S_DISC, dn)
         s[S_BATCHES] += 1
@@ -482,9 +464,9 @@ def take_from_deck(s, wr):
 @njit(cache=True, inline="always")
 def can_draw(s):
     available = s[S_DECK_N]
-    if s[S_RULES + R_RESHUFFLE]:
+    if s[S_RULES + R.reshuffle_discard_when_deck_empty]:
         available += s[S_DISC_N]
-    needed = s[S_RULES + R_DRAW_COUNT] if s[S_RULES + R_DRAW_FORBID_SHORT] else 1
+    needed = s[S_RULES + R.draw_count] if s[S_RULES + R.draw_when_short] else 1
     return available >= needed
 
 
@@ -503,7 +485,7 @@ def collect(s, wr, port):
         return
     s[S_EXHAUSTED] += 1
     took = False
-    for _ in range(s[S_RULES + R_EXHAUSTED_TAKE]):
+    for _ in range(s[S_RULES + R.exhausted_pile_take]):
         c = take_from_deck(s, wr)
         if c < 0:
             break
@@ -516,7 +498,7 @@ def collect(s, wr, port):
 @njit(cache=True)
 def replenish(s, wr, move_value, just_played):
     """reference.replenish: shuffle the discard; its first n cards go under the deck."""
-    amount = s[S_RULES + R_REPLENISH_AMOUNT]
+    amount = s[S_RULES + R.replenish_amount]
     if amount == 0:
         wanted = move_value
     elif amount == 1:
@@ -524,7 +506,7 @@ def replenish(s, wr, move_value, just_played):
     else:
         wanted = s[S_CARDS_TURN]
     dn = s[S_DISC_N]
-    if s[S_RULES + R_REPLENISH_INCLUDES]:
+    if s[S_RULES + R.replenish_includes_played_card]:
         pool = dn
     else:
         pool = dn - just_played if dn > just_played else 0
@@ -548,7 +530,7 @@ def land(s, wr, move_value, just_played):
         collect(s, wr, port)
         return
     s[S_REPLEN] += 1
-    effect = s[S_RULES + R_CLOSED_EFFECT]
+    effect = s[S_RULES + R.flipped_port_effect]
     if effect == 1:
         collect(s, wr, port)
     if effect != 2:
@@ -575,7 +557,7 @@ def n_hand_values(s):
 def n_action_options(s, cd):
     """len(reference.legal_actions) unless it is [PASS] (then 0)."""
     n = 1 if cd else 0
-    if s[S_RULES + R_COMBINED]:
+    if s[S_RULES + R.multi_card_mode]:
         return n + s[S_HAND_N]
     return n + n_hand_values(s)
 
@@ -592,7 +574,7 @@ def first_hand_value(s):
 def do_draw(s, wr):
     """T2."""
     s[S_DRAWS] += 1
-    for _ in range(s[S_RULES + R_DRAW_COUNT]):
+    for _ in range(s[S_RULES + R.draw_count]):
         c = take_from_deck(s, wr)
         if c < 0:
             break
@@ -625,8 +607,8 @@ def turn_flips(s, kind):
     if kind == A_PLAY:
         return True
     if kind == A_DRAW:
-        return s[S_RULES + R_FLIP_AFTER_DRAW] != 0
-    return s[S_RULES + R_FLIP_ON_PASS] != 0
+        return s[S_RULES + R.flip_after_draw] != 0
+    return s[S_RULES + R.flip_on_pass] != 0
 
 
 @njit(cache=True, inline="always")
@@ -640,17 +622,17 @@ def check_end(s):
     fu = s[S_FACE_UP]
     if fu == 0:
         s[S_END] = 0
-    elif (s[S_RULES + R_END_ON_STRANDED] and s[S_HAND_N] == 0 and not can_draw(s)
-          and (not s[S_RULES + R_FLIP_ON_PASS] or flip_candidates(s) == 0)):
+    elif (s[S_RULES + R.end_on_stranded] and s[S_HAND_N] == 0 and not can_draw(s)
+          and (not s[S_RULES + R.flip_on_pass] or flip_candidates(s) == 0)):
         s[S_END] = 1
-    elif s[S_TURN] >= s[S_RULES + R_MAX_TURNS]:
+    elif s[S_TURN] >= s[S_RULES + R.max_turns]:
         s[S_END] = 2
 
 
 @njit(cache=True)
 def finish(s):
     """End of game: the hand joins the collection if hand_scores; returns the score."""
-    if s[S_RULES + R_HAND_SCORES] and s[S_HAND_N] > 0:
+    if s[S_RULES + R.hand_scores] and s[S_HAND_N] > 0:
         for v in range(2, 6):
             m = s[S_HAND + v - 2]
             for suit in range(4):
@@ -672,7 +654,7 @@ def pile_value(s, p):
     top = s[S_PILE_TOP + p]
     if top < s[S_PILE_END + p]:
         return float(score_plus(s, s[S_PILE + 8 * p + top]) - s[S_SCORE])
-    return EXHAUSTED_CARD_VALUE * min(s[S_RULES + R_EXHAUSTED_TAKE], s[S_DECK_N])
+    return EXHAUSTED_CARD_VALUE * min(s[S_RULES + R.exhausted_pile_take], s[S_DECK_N])
 
 
 @njit(cache=True, inline="always")
@@ -688,17 +670,17 @@ def gain(s, v, k, w, boat, heading):
     port, _ = course(s, s[S_FACE_UP], boat, heading, steps)
     if (s[S_FACE_UP] >> port) & 1:
         return collect_value(s, port)
-    effect = s[S_RULES + R_CLOSED_EFFECT]
+    effect = s[S_RULES + R.flipped_port_effect]
     if effect == 2:
         return 0.0
-    amount_rule = s[S_RULES + R_REPLENISH_AMOUNT]
+    amount_rule = s[S_RULES + R.replenish_amount]
     if amount_rule == 0:
         amount = steps
     elif amount_rule == 1:
         amount = s[S_STEPS_TURN] + steps
     else:
         amount = s[S_CARDS_TURN] + k
-    pool = s[S_DISC_N] + (k if s[S_RULES + R_REPLENISH_INCLUDES] else 0)
+    pool = s[S_DISC_N] + (k if s[S_RULES + R.replenish_includes_played_card] else 0)
     value_of_replenish = w * min(amount, pool)
     if effect == 1:
         return collect_value(s, port) + value_of_replenish
@@ -708,7 +690,7 @@ def gain(s, v, k, w, boat, heading):
 @njit(cache=True)
 def best_play(s, w, boat, heading):
     """policies.best_play: max of (gain, v*k, v) over the play options in canonical order."""
-    combined = s[S_RULES + R_COMBINED]
+    combined = s[S_RULES + R.multi_card_mode]
     bv = 0
     bk = 0
     bg = 0.0
@@ -759,7 +741,7 @@ def greedy_flip(s, cand):
 def greedy_play_cards(s, wr, v, k, w):
     """reference.play_cards with greedy's D3: continue iff gain(v) > 0."""
     play_move(s, wr, v, k)
-    if s[S_RULES + R_COMBINED]:
+    if s[S_RULES + R.multi_card_mode]:
         return
     while s[S_HAND + v - 2] != 0 and gain(s, v, 1, w, s[S_BOAT], s[S_HEADING]) > 0:
         play_move(s, wr, v, 1)
@@ -841,14 +823,14 @@ def random_turn(s, wr, pr):
                         v = value
                         break
                     pick -= 1
-            if s[S_RULES + R_COMBINED]:
+            if s[S_RULES + R.multi_card_mode]:
                 held = _popcount(s[S_HAND + v - 2])
                 k = 1 + rng_below(pr, held) if held > 1 else 1
     if kind == A_DRAW:
         do_draw(s, wr)
     elif kind == A_PLAY:
         play_move(s, wr, v, k)
-        if not s[S_RULES + R_COMBINED]:
+        if not s[S_RULES + R.multi_card_mode]:
             while s[S_HAND + v - 2] != 0 and rng_below(pr, 2) == 0:
                 play_move(s, wr, v, 1)
     if turn_flips(s, kind):
@@ -963,7 +945,7 @@ def rollout_turn(s, wr, pr, samples, opt, dealt, sim):
             m = s[S_HAND + value - 2]
             if m == 0:
                 continue
-            top_k = _popcount(m) if s[S_RULES + R_COMBINED] else 1
+            top_k = _popcount(m) if s[S_RULES + R.multi_card_mode] else 1
             for count in range(1, top_k + 1):
                 opt[O_KIND + n] = A_PLAY
                 opt[O_VALUE + n] = value
@@ -977,7 +959,7 @@ def rollout_turn(s, wr, pr, samples, opt, dealt, sim):
         do_draw(s, wr)
     elif kind == A_PLAY:
         play_move(s, wr, v, k)
-        if not s[S_RULES + R_COMBINED]:
+        if not s[S_RULES + R.multi_card_mode]:
             while s[S_HAND + v - 2] != 0:
                 if rollout_best(s, pr, samples, D_CONTINUE, 2, opt, v, 0, dealt, sim) != 0:
                     break
@@ -999,119 +981,95 @@ def rollout_turn(s, wr, pr, samples, opt, dealt, sim):
 
 
 @njit(cache=True)
-def play_one(s, seed, game, code, param1, param2, wr, pr, opt, dealt, sim, out, at):
-    """Game ``game`` of ``seed`` played in the state buffer ``s``; its outcome row goes to
-    out[at:at + 14].
+def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
+    """Game ``game`` of ``seed`` (the ``engines._fast`` contract): played in ``ints``, the
+    outcome row written to ``out[0:14]``.
 
-    ``code, param1, param2`` is Policy.encode()[:3]; ``wr``/``pr`` are the world and policy
-    generator states, ``opt``, ``dealt`` and ``sim`` the rollout policy's buffers.
+    ``ints`` holds the state and, after it, the rollout policy's buffers (``sizes``);
+    ``rng`` the world stream, then the seat's; ``pol`` the seat's encoded policy.
     """
-    rng_seed(wr, seed, game, WORLD)
-    rng_seed(pr, seed, game, POLICY)
+    size = state_size(g)
+    s = ints
+    dealt = offset(ints, size)
+    sim = offset(ints, 2 * size)
+    opt = offset(ints, 3 * size)
+    wr = rng
+    pr = offset(rng, 4)
+    code = int(pol[0])
     deal(s, wr)
-    start_end = s[S_RULES + R_START_END]
+    start_end = s[S_RULES + R.start_end]
     if start_end == 0:           # D1
-        if code == 0:
+        if code == RANDOM.CODE:
             left = rng_below(pr, 2) == 0
-        elif code == 1:
-            left = greedy_start(s, param2)
+        elif code == GREEDY.CODE:
+            left = greedy_start(s, pol[GREEDY.replenish_weight])
         else:
-            left = rollout_best(s, pr, int(param1), D_START, 2, opt, 0, 0,
+            left = rollout_best(s, pr, int(pol[ROLLOUT.samples]), D_START, 2, opt, 0, 0,
                                 dealt, sim) == 0
     elif start_end == 3:
         left = rng_below(wr, 2) == 0
     else:
         left = start_end == 1
     place_boat(s, left)
-    if code == 0:
+    if code == RANDOM.CODE:
         random_play_out(s, wr, pr)
-    elif code == 1:
-        greedy_play_out(s, wr, param1, param2)
+    elif code == GREEDY.CODE:
+        greedy_play_out(s, wr, pol[GREEDY.draw_threshold], pol[GREEDY.replenish_weight])
     else:
-        samples = int(param1)
+        samples = int(pol[ROLLOUT.samples])
         while s[S_END] < 0:
             rollout_turn(s, wr, pr, samples, opt, dealt, sim)
     final = finish(s)
     band = 0
     for e in range(5):
-        edge = s[S_RULES + R_EDGES + e]
-        if (final > edge) if s[S_RULES + R_UPPER_INCLUSIVE] else (final >= edge):
+        edge = s[S_RULES + R.score_band_edges + e]
+        if (final > edge) if s[S_RULES + R.score_band_edge_rule] else (final >= edge):
             band += 1
-    out[at + 0] = game
-    out[at + 1] = 1
-    out[at + 2] = final
-    out[at + 3] = 1.0 if final >= s[S_RULES + R_WIN_THRESHOLD] else 0.0
-    out[at + 4] = band
-    out[at + 5] = s[S_TURN]
-    out[at + 6] = s[S_END]
-    out[at + 7] = s[S_COLL_N]
-    out[at + 8] = s[S_COLL_N] - s[S_COLL_MOVE]
-    out[at + 9] = s[S_COLL_MOVE]
-    out[at + 10] = s[S_LANDINGS]
-    out[at + 11] = s[S_REPLEN]
-    out[at + 12] = s[S_EXHAUSTED]
-    out[at + 13] = s[S_DRAWS]
+    out[0] = game
+    out[1] = 1
+    out[2] = final
+    out[3] = 1.0 if final >= s[S_RULES + R.win_threshold] else 0.0
+    out[4] = band
+    out[5] = s[S_TURN]
+    out[6] = s[S_END]
+    out[7] = s[S_COLL_N]
+    out[8] = s[S_COLL_N] - s[S_COLL_MOVE]
+    out[9] = s[S_COLL_MOVE]
+    out[10] = s[S_LANDINGS]
+    out[11] = s[S_REPLEN]
+    out[12] = s[S_EXHAUSTED]
+    out[13] = s[S_DRAWS]
+    return True
 
 
-@intrinsic
-def _ptr(typingctx, arr):
-    """The data pointer of a contiguous array, typed (int64*, uint64*, float64*)."""
-    def codegen(context, builder, signature, args):
-        return context.make_array(signature.args[0])(context, builder, args[0]).data
-    return types.CPointer(arr.dtype)(arr), codegen
-
-
-# The rule steps get the state as a typed pointer into its int64 buffer, not as an
-# array: an array argument is seven machine words plus an NRT incref/decref (atomic)
-# at every call between non-inlined functions, which cost more than the game itself.
-# The owning arrays stay alive in _play_many until all of a block's games are played.
+@njit(cache=True, inline="always")
+def state_size(g):
+    """Slots of one game state: the exclusive-sets scoring DP needs scratch after it."""
+    return S_SIZE + (2 * DP_STATES if g[R.suit_set_mode] else 0)
 
 
 @njit(cache=True)
-def init_rules(s, rules):
+def init_rules(s, g):
     """Write the rules vector and the rank-points table they imply into a state buffer."""
-    for i in range(R_SIZE):
-        s[S_RULES + i] = rules[i]
+    for i in range(R.SIZE):
+        s[S_RULES + i] = g[i]
     for rank in range(2, 11):
         for n in range(5):
-            s[S_RANK_POINTS + (rank - 2) * 5 + n] = rank_points(rank, n, rules[R_PAIR_ALL])
+            s[S_RANK_POINTS + (rank - 2) * 5 + n] = rank_points(rank, n, g[R.pair_rule])
 
 
-# Each block's buffers live in one arena with PAD slots (one page) between and around
-# them, so no two threads ever write to the same cache line.
-PAD = 512
+@njit(cache=True)
+def setup_block(ints, floats, g, f, pol, P, cap):
+    """Once per block: the rules into the state (its copies get them with the state)."""
+    init_rules(ints, g)
 
 
-@njit(cache=True, parallel=True)
-def _play_many(rules, policy, seed, first_game, n_games, n_blocks, out):
-    size = S_SIZE + (2 * DP_STATES if rules[R_EXCLUSIVE] else 0)
-    code = int(policy[0])
-    param1 = policy[1]
-    param2 = policy[2]
-    for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        # the block's work buffers, allocated once for all its games
-        arena = np.zeros(4 * PAD + 3 * size + O_SIZE, dtype=np.int64)
-        rng_buf = np.zeros(3 * PAD, dtype=np.uint64)
-        s_at = PAD
-        dealt_at = s_at + size + PAD
-        sim_at = dealt_at + size
-        opt_at = sim_at + size + PAD
-        init_rules(arena[s_at:], rules)
-        s = _ptr(arena[s_at:])
-        dealt = _ptr(arena[dealt_at:])
-        sim = _ptr(arena[sim_at:])
-        opt = _ptr(arena[opt_at:])
-        wr = _ptr(rng_buf[PAD:])
-        pr = _ptr(rng_buf[2 * PAD:])
-        res = _ptr(out)  # once per block: a view per game would incref the shared array
-        for j in range(lo, hi):
-            play_one(s, seed, np.uint64(first_game + j), code, param1, param2, wr, pr, opt,
-                     dealt, sim, res, j * N_COLUMNS)
-        # last uses of the owners: the pointers above are valid until here
-        arena[0] = 0
-        rng_buf[0] = 0
+def sizes(g: np.ndarray, players: int, cap: int) -> tuple[int, int]:
+    """The work buffers of one game: the state, the rollout's two copies, its options."""
+    return 3 * state_size(g) + O_SIZE, 0
+
+
+FAST = fast_path(__name__, play_one, sizes, setup_block=setup_block)
 
 
 @njit(cache=True)
@@ -1119,28 +1077,13 @@ def score_cards(rules, cards):
     """Scores after adding each of ``cards`` (ids 0..35) to an empty collection, through the
     fast path's own scoring (incremental add_card + refresh_score). For tests; not hot."""
     buf = np.zeros(S_SIZE + 2 * DP_STATES, dtype=np.int64)
-    init_rules(buf, rules)
-    s = _ptr(buf)
+    s = ptr(buf)
+    init_rules(s, ptr(rules))
     scores = np.zeros(len(cards), dtype=np.int64)
     for i in range(len(cards)):
         predicted = score_plus(s, cards[i])
         add_card(s, cards[i])
         refresh_score(s)
         scores[i] = s[S_SCORE] if predicted == s[S_SCORE] else -(1 << 40)
-    buf[0] = 0  # the buffer outlives the pointer
+    buf[0] = rules[0]  # the last uses of the owners: the pointers are valid until here
     return scores
-
-
-def play_many(rules, policy, seed: int, first_game: int, n_games: int) -> np.ndarray:
-    """Games first_game .. first_game + n_games - 1 of ``seed``: float64[n_games, 14] outcome rows.
-
-    Columns as ``engines.rum_runner.COLUMNS``; each game is seeded from (seed, game) alone,
-    so the rows do not depend on how the games are split into calls or threads.
-    """
-    out = np.empty((int(n_games), N_COLUMNS), dtype=np.float64)
-    if n_games > 0:
-        # Blocks only share out the work; each game's row depends on (seed, game) alone.
-        n_blocks = min(int(n_games), 8 * get_num_threads())
-        _play_many(rules.encode(), policy.encode(), np.uint64(int(seed) & ((1 << 64) - 1)),
-                   np.int64(first_game), np.int64(n_games), np.int64(n_blocks), out)
-    return out

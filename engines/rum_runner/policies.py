@@ -16,6 +16,7 @@ says the player sees (the rollout policy re-deals the rest before looking).
 from __future__ import annotations
 
 from engines._rng import Rng
+from engines.rum_runner import POLICIES
 from engines.rum_runner import reference as ref
 from engines.rum_runner.cards import PILE_OF_PORT
 from engines.rum_runner.reference import DRAW, PLAY, Action, Table
@@ -113,7 +114,8 @@ def best_play(t: Table, replenish_weight: float, boat=None, heading=None):
 class GreedyPolicy:
     """One-step look-ahead (spec §6.3 P2)."""
 
-    def __init__(self, draw_threshold: float = 2.0, replenish_weight: float = 1.0):
+    def __init__(self, draw_threshold: float = POLICIES["greedy"].default("draw_threshold"),
+                 replenish_weight: float = POLICIES["greedy"].default("replenish_weight")):
         self.draw_threshold = draw_threshold
         self.replenish_weight = replenish_weight
 
@@ -177,7 +179,7 @@ class RolloutPolicy:
     The same re-deal is used for every option of a sample (common random numbers).
     """
 
-    def __init__(self, rng: Rng, samples: int = 16):
+    def __init__(self, rng: Rng, samples: int = POLICIES["rollout"].default("samples")):
         self.rng = rng
         self.samples = int(samples)
         self.base = GreedyPolicy()
@@ -235,11 +237,13 @@ class RolloutPolicy:
 
 def build(policy, rng: Rng):
     """The reference decision maker for a declared ``Policy`` (engines._game.Policy)."""
-    name = policy.name
-    if name == "random":
-        return RandomPolicy(rng)
-    if name == "greedy":
-        return GreedyPolicy(policy.param("draw_threshold"), policy.param("replenish_weight"))
-    if name == "rollout":
-        return RolloutPolicy(rng, int(policy.param("samples")))
-    raise ValueError(f"unknown Rum Runner policy {name}")
+    return BUILDERS[policy.name](policy, rng)
+
+
+# policy name -> its decision maker, from the declared parameters and the seat's stream
+BUILDERS = {
+    "random": lambda policy, rng: RandomPolicy(rng),
+    "greedy": lambda policy, rng: GreedyPolicy(policy.param("draw_threshold"),
+                                               policy.param("replenish_weight")),
+    "rollout": lambda policy, rng: RolloutPolicy(rng, int(policy.param("samples"))),
+}

@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy as _copy
 from dataclasses import dataclass, field
 
-from engines._rng import POLICY, WORLD, Rng
+from engines._rng import Rng
 from engines.rum_runner.cards import (
     MOVEMENT_RANKS,
     PILE_NAMES,
@@ -498,9 +498,14 @@ def finish(t: Table) -> int:
 # ================================================================ one game
 
 
-def play_game(rules: Rules, policy, world: Rng, deal: Deal | None = None,
-              narrate: bool = False) -> Table:
-    """Set up, choose the start, play to the end, score. Returns the final table."""
+def play_game(rules: Rules, players: int, policies: list, world: Rng, narrate: bool = False,
+              deal: Deal | None = None) -> Table:
+    """Set up (from ``deal`` if given), choose the start, play to the end, score.
+
+    ``policies`` holds the one seat's decision maker. Returns the final table.
+    """
+    assert players == 1 and len(policies) == 1, "Rum Runner is a solo game"
+    policy = policies[0]
     t = setup(rules, world, deal)
     if narrate:
         t.log, t.events = [], []
@@ -536,41 +541,17 @@ def outcome(t: Table, game: int) -> dict:
     }
 
 
-def make_policy(policy, seed: int, game: int):
-    """A reference policy object for a declared Policy, with its own stream."""
-    from engines.rum_runner.policies import build
-
-    return build(policy, Rng(seed, game, POLICY))
-
-
-def play(rules: Rules, policy, seed: int, game: int) -> dict:
-    """Game ``game`` of seed ``seed``: the outcome row (what the fast path must equal)."""
-    world = Rng(seed, game, WORLD)
-    t = play_game(rules, make_policy(policy, seed, game), world)
-    return outcome(t, game)
-
-
-def record(t: Table, game: int, seed: int, policy_label: str) -> dict:
-    """A machine record of a whole game: events and where every card ended up."""
+def final_state(t: Table) -> dict:
+    """Where every card ended up, and the band the score falls in."""
     return {
-        "game": "rum-runner",
-        "seed": seed,
-        "game_index": game,
-        "policy": policy_label,
-        "rules": {k: (list(v) if isinstance(v, tuple) else v)
-                  for k, v in t.rules.to_dict().items()},
-        "events": t.events or [],
-        "final": {
-            "ports": [{"position": i, "card": str(c), "face_up": t.face_up[i]}
-                      for i, c in enumerate(t.ports)],
-            "boat": {"position": t.boat, "heading": "right" if t.heading == RIGHT else "left"},
-            "movement_deck": [str(c) for c in t.movement_deck],
-            "hand": [str(c) for c in sorted(t.hand)],
-            "discard": [str(c) for c in t.discard],
-            "rum_piles": {name: [str(c) for c in pile]
-                          for name, pile in zip(PILE_NAMES, t.piles, strict=True)},
-            "collection": [str(c) for c in t.collection],
-        },
-        "outcome": outcome(t, game),
+        "ports": [{"position": i, "card": str(c), "face_up": t.face_up[i]}
+                  for i, c in enumerate(t.ports)],
+        "boat": {"position": t.boat, "heading": "right" if t.heading == RIGHT else "left"},
+        "movement_deck": [str(c) for c in t.movement_deck],
+        "hand": [str(c) for c in sorted(t.hand)],
+        "discard": [str(c) for c in t.discard],
+        "rum_piles": {name: [str(c) for c in pile]
+                      for name, pile in zip(PILE_NAMES, t.piles, strict=True)},
+        "collection": [str(c) for c in t.collection],
         "band_label": BAND_LABELS[t.rules.band(t.score())],
     }

@@ -2,15 +2,14 @@
 
 Every choice the rules sheet leaves open is an option here with the spec's
 default; nothing about the rules is a silent constant elsewhere.
-``Rules.encode()`` flattens the options into the int64 vector the fast path
-reads, at the indices named ``R_*`` below.
+``Rules.encode()`` (from ``engines._rules``) flattens the options and the
+``DERIVED`` facts into the int64 vector the fast path reads, at the indices
+``R = Rules.slots()``: ``R.draw_count``, ``R.wrap``, ...
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
 
 from engines._rules import RulesBase, RulesError, option
 
@@ -96,6 +95,13 @@ class Rules(RulesBase):
                            {"suit_set_mode": "exclusive"}),
     }
 
+    # Facts the fast path reads that combine options (each one int64 slot of Rules.encode()).
+    DERIVED = {
+        # A ring of ports and bounce_mode=wrap are the same rule (spec §7).
+        "wrap": lambda r: r.wraps,
+        "stop_at_end": lambda r: r.bounce_mode == "stop_at_end" and not r.wraps,
+    }
+
     def check(self) -> None:
         if len(self.score_band_edges) != 5:
             raise RulesError("rule score_band_edges needs 5 increasing integers")
@@ -116,57 +122,6 @@ class Rules(RulesBase):
                 band += 1
         return band
 
-    def encode(self) -> np.ndarray:
-        """The options as the int64 vector the fast path reads (indices R_*)."""
-        r = np.zeros(R_SIZE, dtype=np.int64)
-        r[R_START_END] = START_END.index(self.start_end)
-        r[R_WRAP] = int(self.wraps)
-        r[R_COUNT_CLOSED] = int(self.flipped_ports_count_as_spaces)
-        r[R_COMBINED] = MULTI_CARD_MODE.index(self.multi_card_mode)
-        r[R_STOP_AT_END] = int(self.bounce_mode == "stop_at_end" and not self.wraps)
-        r[R_CLOSED_EFFECT] = FLIPPED_PORT_EFFECT.index(self.flipped_port_effect)
-        r[R_REPLENISH_AMOUNT] = REPLENISH_AMOUNT.index(self.replenish_amount)
-        r[R_REPLENISH_INCLUDES] = int(self.replenish_includes_played_card)
-        r[R_EXHAUSTED_TAKE] = self.exhausted_pile_take
-        r[R_DRAW_COUNT] = self.draw_count
-        r[R_DRAW_FORBID_SHORT] = DRAW_WHEN_SHORT.index(self.draw_when_short)
-        r[R_FLIP_AFTER_DRAW] = int(self.flip_after_draw)
-        r[R_FLIP_ON_PASS] = int(self.flip_on_pass)
-        r[R_RESHUFFLE] = int(self.reshuffle_discard_when_deck_empty)
-        r[R_HAND_SCORES] = int(self.hand_scores)
-        r[R_EXCLUSIVE] = SUIT_SET_MODE.index(self.suit_set_mode)
-        r[R_SUIT_SET_VALUE] = self.suit_set_value
-        r[R_PAIR_ALL] = PAIR_RULE.index(self.pair_rule)
-        r[R_EDGES:R_EDGES + 5] = self.score_band_edges
-        r[R_UPPER_INCLUSIVE] = EDGE_RULE.index(self.score_band_edge_rule)
-        r[R_WIN_THRESHOLD] = self.win_threshold
-        r[R_END_ON_STRANDED] = int(self.end_on_stranded)
-        r[R_MAX_TURNS] = self.max_turns
-        return r
 
-
-# Indices into Rules.encode(); the fast path imports them as compile-time constants.
-R_START_END = 0          # 0 choose, 1 left, 2 right, 3 random
-R_WRAP = 1               # ring topology or bounce_mode=wrap
-R_COUNT_CLOSED = 2       # flipped_ports_count_as_spaces
-R_COMBINED = 3           # multi_card_mode=combined
-R_STOP_AT_END = 4        # bounce_mode=stop_at_end (and not wrapping)
-R_CLOSED_EFFECT = 5      # 0 replenish_only, 1 replenish_and_collect, 2 nothing
-R_REPLENISH_AMOUNT = 6   # 0 card_value, 1 turn_steps, 2 cards_played_this_turn
-R_REPLENISH_INCLUDES = 7
-R_EXHAUSTED_TAKE = 8
-R_DRAW_COUNT = 9
-R_DRAW_FORBID_SHORT = 10
-R_FLIP_AFTER_DRAW = 11
-R_FLIP_ON_PASS = 12
-R_RESHUFFLE = 13
-R_HAND_SCORES = 14
-R_EXCLUSIVE = 15
-R_SUIT_SET_VALUE = 16
-R_PAIR_ALL = 17
-R_EDGES = 18             # 5 values
-R_UPPER_INCLUSIVE = 23
-R_WIN_THRESHOLD = 24
-R_END_ON_STRANDED = 25
-R_MAX_TURNS = 26
-R_SIZE = 27
+# The fast path's indices into Rules.encode() (R.<option>, R.wrap, ...), derived from the options.
+R = Rules.slots()

@@ -1,0 +1,74 @@
+"""The one reference-path driver: seats' decision makers, one game played, told and recorded.
+
+A game's ``reference.py`` supplies the rules, nothing else:
+
+* ``play_game(rules, players, policies, world, narrate=False) -> table``:
+  set up, play to the end and score, drawing chance from ``world`` and asking
+  ``policies[seat]`` (the seat's decision maker) for every choice; when
+  ``narrate`` is true, ``table.log`` holds the story and ``table.events`` the
+  machine events;
+* ``outcome(table, game) -> dict``: the outcome row (the declared columns);
+* ``final_state(table) -> dict``: where everything ended up, for the record.
+
+Its ``policies.py`` supplies ``build(policy, rng)``: the decision maker for a
+declared :class:`engines._game.Policy` drawing from ``rng``. This driver
+builds them, one stream per seat, so ``reference.py`` never imports
+``policies.py`` (the policies read the game's state, so they import the
+reference, not the other way round).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines._rng import POLICY, WORLD, Rng
+
+
+def decision_makers(info, policies, seed: int, game: int) -> list:
+    """Each seat's decision maker, seat ``s`` drawing from stream ``POLICY + s``; each
+    carries the ``label`` of the policy it plays (narrations name it)."""
+    build = info.module("policies").build
+    makers = []
+    for seat, policy in enumerate(policies):
+        maker = build(policy, Rng(seed, game, POLICY + seat))
+        maker.label = policy.label()
+        makers.append(maker)
+    return makers
+
+
+def play_table(info, rules, policies, players: int, seed: int, game: int,
+               narrate: bool = False):
+    """Game ``game`` of ``seed`` played on the reference path: the final table."""
+    players = info.check_seats(rules, policies, players)
+    return info.module("reference").play_game(
+        rules, players, decision_makers(info, policies, seed, game), Rng(seed, game, WORLD),
+        narrate=narrate)
+
+
+def play(info, rules, policies, players: int, seed: int, game: int) -> dict[str, Any]:
+    """The outcome row of game ``game`` of ``seed`` (what the fast path must equal)."""
+    table = play_table(info, rules, policies, players, seed, game)
+    return info.module("reference").outcome(table, game)
+
+
+def narrate(info, rules, policies, players: int, seed: int,
+            game: int) -> tuple[list[str], dict[str, Any]]:
+    """One game told event by event, and a machine record of it."""
+    table = play_table(info, rules, policies, players, seed, game, narrate=True)
+    return table.log, record(info, table, rules, policies, seed, game)
+
+
+def record(info, table, rules, policies, seed: int, game: int) -> dict[str, Any]:
+    """A machine record of a whole game: who played, the rules, events, final state, outcome."""
+    reference = info.module("reference")
+    return {
+        "game": info.name,
+        "seed": seed,
+        "game_index": game,
+        "players": len(policies),
+        "policies": [p.label() for p in policies],
+        "rules": {k: (list(v) if isinstance(v, tuple) else v) for k, v in rules.to_dict().items()},
+        "events": table.events or [],
+        "final": reference.final_state(table),
+        "outcome": reference.outcome(table, game),
+    }
