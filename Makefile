@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # Numba compiles each engine once and caches it next to the sources; a test run reuses it.
 REPORT_DIR ?= report
 
-.PHONY: report test bench lint install clean
+.PHONY: report test bench lint golden install clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/rumsim bench
+
+# Rewrite tests/golden/*.txt from the command on each file's first line (after an intended change).
+golden: $(STAMP)
+	$(BIN)/python -m pytest tests/test_golden.py --update-golden -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check engines simulate analyses reports tests

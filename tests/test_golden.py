@@ -1,12 +1,17 @@
 """Recorded narrated games (``rumsim play`` output) that must replay word for word.
 
+Every ``tests/golden/*.txt`` is one recording: its first line is the command
+that made it (``$ rumsim play ...``), the rest is what the command printed.
 A change to the rules, the draw order or the narration shows up here first.
-If the change is intended, regenerate the file with the command in GOLDEN
-and say why in the commit.
+If the change is intended, rewrite the recordings from their commands with
+``make golden`` (``pytest tests/test_golden.py --update-golden``), read the
+diff, and say why in the commit. A new recording is a new file: its first
+line, then ``make golden``.
 """
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -14,21 +19,35 @@ import pytest
 from simulate.cli import main
 
 HERE = Path(__file__).parent / "golden"
-
-GOLDEN = {
-    "rum_runner_seed3_greedy.txt": ["play", "rum-runner", "--seed", "3"],
-    "rum_runner_seed5_random_long.txt": ["play", "rum-runner", "--seed", "5", "--policy", "random",
-                                         "--preset", "long"],
-    "rum_runner_seed7_game2_combined_stop.txt": [
-        "play", "rum-runner", "--seed", "7", "--game-index", "2",
-        "--rule", "multi_card_mode=combined", "--rule", "bounce_mode=stop_at_end"],
-    "rum_rebellion_p3_seed2.txt": ["play", "rum-rebellion", "-p", "3", "--seed", "2"],
-    "montego_bay_p4_seed1.txt": ["play", "montego-bay", "-p", "4", "--seed", "1"],
-}
+PROMPT = "$ rumsim "
 
 
-@pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_recorded_game_replays_word_for_word(capsys, name):
-    assert main(GOLDEN[name]) == 0
+def recordings() -> list[Path]:
+    return sorted(HERE.glob("*.txt"))
+
+
+def command(path: Path) -> list[str]:
+    """The CLI arguments on a recording's first line."""
+    first = path.read_text(encoding="utf-8").split("\n", 1)[0]
+    assert first.startswith(PROMPT), f"{path.name}: the first line must be '{PROMPT}...'"
+    return shlex.split(first[len(PROMPT):])
+
+
+def test_there_are_recordings_of_every_game():
+    from engines import GAMES
+
+    played = {command(path)[1] for path in recordings()}
+    assert set(GAMES) <= played, f"games without a golden narration: {set(GAMES) - played}"
+
+
+@pytest.mark.parametrize("path", recordings(), ids=lambda p: p.stem)
+def test_recorded_game_replays_word_for_word(capsys, request, path):
+    args = command(path)
+    assert args[0] == "play"
+    assert main(args) == 0
     out, _ = capsys.readouterr()
-    assert out == (HERE / name).read_text(encoding="utf-8")
+    first, recorded = path.read_text(encoding="utf-8").split("\n", 1)
+    if request.config.getoption("--update-golden"):
+        path.write_text(f"{first}\n{out}", encoding="utf-8")
+        return
+    assert out == recorded
