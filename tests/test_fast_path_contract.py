@@ -129,3 +129,85 @@ def test_the_declared_paths_agree(name, players):
         for k in range(8):
             row = info.reference(rules, policies, players, 3, 20 + k)
             assert [float(row[c]) for c in names] == pytest.approx(fast[k].tolist(), abs=1e-9)
+
+
+# ---------------------------------------------------------------- every rule option is read
+
+
+def _alternatives(opt) -> list:
+    """Legal-looking values of ``opt`` other than its default, most ordinary first."""
+    d = opt.default
+    if opt.kind == "bool":
+        return [not d]
+    if opt.kind == "choice":
+        return [c for c in opt.choices if c != d]
+    if opt.kind in ("int", "float"):
+        step = 1 if opt.kind == "int" else 0.125
+        values = [d + step, d - step, *(v for _, v in opt.named)]
+        if opt.low is not None:
+            values += [opt.low, opt.low + step]
+        if opt.high is not None:
+            values.append(opt.high)
+        return [v for v in values if v != d]
+    items = list(d)
+    if opt.kind == "strlist":  # swap neighbours (never the first: a board's Start)
+        return [tuple(items[:i] + [items[i + 1], items[i]] + items[i + 2:])
+                for i in range(1, len(items) - 1) if items[i] != items[i + 1]]
+    out = []  # intlist: one entry moved by one, then the list without its last group
+    for i in range(len(items)):
+        for delta in (1, -1):
+            out.append(tuple(items[:i] + [items[i] + delta] + items[i + 1:]))
+    if opt.length is None and len(items) > opt.group:
+        out.append(tuple(items[:-opt.group]))
+    return out
+
+
+def _inputs(info, rules, players: int):
+    """What the fast path is given for these rules: (rules vector, data tail, float vector)."""
+    fast = info.module("engine").FAST
+    data = fast.data(rules, players) if fast.data is not None else np.zeros(0, np.int64)
+    return rules.encode(), np.asarray(data), rules.encode_float()
+
+
+def _changes(info, key: str):
+    """For each legal other value of rule ``key`` at each player count: (the slots that
+    change, whether the data tail changes). Nothing when the option has no other value."""
+    rules_cls = info.rules_cls
+    R, F = rules_cls.slots(), rules_cls.float_slots()
+    widths = dict(rules_cls.slot_widths()[0])
+    for players in range(info.min_players, info.max_players + 1):
+        base = _inputs(info, rules_cls(), players)
+        for value in _alternatives(rules_cls.option(key)):
+            try:
+                rules = rules_cls.from_overrides({key: value})
+                rules.check_players(players)
+            except ValueError:
+                continue
+            ints, data, floats = _inputs(info, rules, players)
+            names = {name for name, at in R._asdict().items() if name != "SIZE"
+                     if (ints[at:at + widths[name]] != base[0][at:at + widths[name]]).any()}
+            names |= {name for name, at in F._asdict().items() if name != "SIZE"
+                      if floats[at] != base[2][at]}
+            yield names, data.shape != base[1].shape or bool((data != base[1]).any())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_rule_option_reaches_what_the_fast_path_reads(name):
+    """Each option changes a slot the engine reads (``R.<slot>`` / ``F.<slot>`` in its
+    source) or the tables its ``data`` hook gives; an option nothing reads fails here."""
+    import inspect
+    import re
+
+    info = get_game(name)
+    source = inspect.getsource(info.module("engine"))
+    read = set(re.findall(r"\b[RF]\.([a-z_0-9]+)\b", source))
+    unread, fixed = [], []
+    for opt in info.rules_cls.options():
+        changes = list(_changes(info, opt.key))
+        if not changes:
+            fixed.append(opt.key)
+        elif not any(names & read or moved_data for names, moved_data in changes):
+            unread.append(f"{opt.key} (changes {sorted(set().union(*(n for n, _ in changes)))})")
+    assert not unread, f"{name}: options the fast path never reads: {unread}"
+    # an option with one legal value has nothing to read; say which, so a new one is seen
+    assert len(fixed) <= 1, f"{name}: options with no other legal value: {fixed}"
