@@ -40,7 +40,7 @@ def stamp(py_file: str | Path) -> str:
     return _hash(files)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _hash(files: tuple) -> str:
     # keyed by (path, mtime, size), so a file edited while the process runs is hashed anew
     h = hashlib.sha256()

@@ -33,7 +33,8 @@ What ``play_one`` receives, all as typed pointers (``int64*``, ``float64*``,
   with ``offset(rng, 4 * (1 + p))``);
 * ``g``: ``Rules.encode()`` at the indices ``R = Rules.slots()``, then the
   game's ``data``; ``f``: ``Rules.encode_float()`` (``F = Rules.float_slots()``);
-  ``pol``: seat ``p``'s ``Policy.encode()`` at ``pol[p * POLICY_WIDTH : ...]``;
+  ``pol``: seat ``p``'s ``Policy.encode()`` at ``pol[p * POLICY_WIDTH : ...]``
+  (``engines._game.POLICY_WIDTH``);
   all read-only and shared by every thread;
 * ``P`` players, ``seed`` and ``game`` (uint64), ``cap`` (``capacity(replay)``,
   or 0 for a game without one), and ``out``, the game's row.
@@ -63,7 +64,6 @@ import numpy as np
 from numba import get_num_threads, njit, prange, types
 from numba.extending import intrinsic
 
-from engines._game import POLICY_WIDTH, encode_policies
 from engines._rng import POLICY, WORLD, rng_seed
 
 PAD = 512  # words (4 KiB) before and after each block's buffers: no shared cache line
@@ -186,8 +186,7 @@ def play_many(info, rules, policies, players: int, seed: int, first_game: int,
     if fast.data is not None:
         g = np.concatenate([g, fast.data(rules, players)]).astype(np.int64)
     f = rules.encode_float()
-    pol = np.ascontiguousarray(encode_policies(tuple(policies)).reshape(-1))
-    assert pol.size == players * POLICY_WIDTH
+    pol = np.concatenate([p.encode() for p in policies])  # POLICY_WIDTH floats a seat
     seed64 = np.uint64(int(seed) & MASK64)
     games = np.arange(int(first_game), int(first_game) + n_games, dtype=np.int64)
     ok = np.zeros(n_games, dtype=np.bool_)

@@ -226,8 +226,3 @@ class GameInfo:
 
     def column_names(self, players: int) -> list[str]:
         return [c.name for c in self.columns(players)]
-
-
-def encode_policies(policies: tuple[Policy, ...]) -> np.ndarray:
-    """float64[seats, POLICY_WIDTH] for the fast path."""
-    return np.stack([p.encode() for p in policies])

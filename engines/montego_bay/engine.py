@@ -631,21 +631,20 @@ def policy_params(pol, seat):
 
 
 @njit(cache=True, inline="always")
-def policy_gamma(pol, seat):
-    """A look-ahead seat's gamma."""
+def look_ahead_param(pol, seat, greedy_column, sampler_column):
+    """A look-ahead seat's parameter, at the column its policy declares for it."""
     row = seat * PW
-    if int(pol[row]) == SAMPLER:
-        return pol[row + SAMPLER_AT.gamma]
-    return pol[row + GREEDY_AT.gamma]
+    return pol[row + (sampler_column if int(pol[row]) == SAMPLER else greedy_column)]
+
+
+@njit(cache=True, inline="always")
+def policy_gamma(pol, seat):
+    return look_ahead_param(pol, seat, GREEDY_AT.gamma, SAMPLER_AT.gamma)
 
 
 @njit(cache=True, inline="always")
 def hire_threshold(pol, seat):
-    """A look-ahead seat's hire_threshold."""
-    row = seat * PW
-    if int(pol[row]) == SAMPLER:
-        return pol[row + SAMPLER_AT.hire_threshold]
-    return pol[row + GREEDY_AT.hire_threshold]
+    return look_ahead_param(pol, seat, GREEDY_AT.hire_threshold, SAMPLER_AT.hire_threshold)
 
 
 # ================================================================ loading values (§6.1)
