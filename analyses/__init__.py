@@ -1,9 +1,10 @@
 """The analyses: each turns Results into tidy tables, and is registered here by name.
 
-``ANALYSES`` maps a name to an :class:`Analysis` (where the function lives and
-a one-line description), so ``rumsim report`` can run them all and ``--help``
-can list them. Functions are imported only when used, which keeps listing
-cheap; a new analysis (seats, variants...) adds one entry to ``_REGISTRY``.
+``ANALYSES`` maps a name to an :class:`Analysis` (where the function lives,
+a one-line description, the games it applies to). The report's sections
+(``reports.sections``) are keyed by these names and call the functions
+through here. Functions are imported only when used, which keeps listing
+cheap; a new analysis adds one entry to ``_REGISTRY``.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ _REGISTRY = (
     Analysis("variants", "analyses.variants:compare",
              "rule variants against the base rules on the same games: game length, capped "
              "games, seat shares, first-player edge and score spread, as paired differences"),
+    Analysis("scores", "analyses.scores:winners_and_others",
+             "final scores of the winners and of the others, the winner's lead over the "
+             "runner-up, tied top scores and game length"),
 )
 
 ANALYSES: dict[str, Analysis] = {a.name: a for a in _REGISTRY}

@@ -246,8 +246,14 @@ def _pct(x: float) -> str:
     return f"{x:.2f}"
 
 
+def pct_ci(value: float, low: float, high: float) -> str:
+    """A percentage with its interval as the band tables print it: '12.34% [11.02, 13.71]'
+    (shares within 0.01 of 0 or 100 as '<0.01' and '>99.99')."""
+    return f"{_pct(value)}% [{_pct(low)}, {_pct(high)}]"
+
+
 def _pct_ci(row, column: str = "share_pct") -> str:
-    return f"{_pct(row[column])}% [{_pct(row['low_pct'])}, {_pct(row['high_pct'])}]"
+    return pct_ci(row[column], row["low_pct"], row["high_pct"])
 
 
 def _edge_ci(row) -> str:

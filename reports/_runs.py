@@ -1,20 +1,21 @@
 """The runs behind a report page: what each page plans, plays and lists, shared by every page.
 
-A page plans :class:`RunSpec` s (preset, policy, players, games, seed),
-plays them with :func:`play` and shows them with :func:`runs_frame`, so each
-page states the rules, policies, seeds and game counts it used.
+A page plans :class:`RunSpec` s with :func:`grid` (presets x policies x
+player counts, a game count and a seed), plays them with :func:`play` and
+lists them with :func:`runs_frame`, so each page states the rules, policies,
+seeds and game counts it used.
 """
 
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import product
 
 import pandas as pd
 
 import simulate
-from analyses.stats import CONFIDENCE
 from simulate.errors import UserError
 from simulate.results import Results
 
@@ -36,6 +37,28 @@ def scaled(games: int, scale: float, least: int = 1) -> int:
     if not scale > 0:
         raise UserError(f"report scale must be positive, not {scale}")
     return max(least, round(games * scale))
+
+
+def grid(info, presets: Iterable[str], policies: Iterable[str], players: Iterable[int],
+         games: int, seed: int, scale: float = 1.0, least: int = 1,
+         slow_games: int | None = None,
+         label: str = "{preset}, {players} players") -> list[RunSpec]:
+    """Every preset x policy x player count (in that nesting), one seed, counts scaled.
+
+    A policy the game declares slow plays ``slow_games`` instead of ``games``
+    (both scaled, at least ``least``). Policies are named as the game labels
+    them ('rollout', not 'rollout:samples=16'); ``label`` is formatted with
+    ``preset``, ``policy`` and ``players``.
+    """
+    counts = {False: scaled(games, scale, least),
+              True: scaled(games if slow_games is None else slow_games, scale, least)}
+    out = []
+    for preset, text, p in product(presets, policies, players):
+        policy = info.policy(text)
+        name = policy.label()
+        out.append(RunSpec(preset, name, p, counts[policy.spec.slow], seed,
+                           label.format(preset=preset, policy=name, players=p)))
+    return out
 
 
 def play(info, specs: Iterable[RunSpec], keep: Callable[[str], bool], backend: str = "fast",
@@ -63,9 +86,12 @@ def play(info, specs: Iterable[RunSpec], keep: Callable[[str], bool], backend: s
     return out
 
 
-def runs_frame(results: dict[str, Results],
-               extra: Callable[[dict], dict] | None = None) -> pd.DataFrame:
-    """One row per run: label, preset, players, policy, rules changed, seed, games, seconds."""
+def runs_frame(results: Mapping[str, Results],
+               used_for: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """One row per run: label, preset, players, policy, rules changed, seed, games, seconds.
+
+    ``used_for`` (label -> words) adds a column saying what each run served.
+    """
     rows = []
     for label, res in results.items():
         m = res.meta
@@ -74,27 +100,5 @@ def runs_frame(results: dict[str, Results],
                      "rules changed": m.get("rules_changed", "default"), "seed": m.get("seed"),
                      "games": int(m.get("games", len(res.frame))),
                      "backend": m.get("backend"), "elapsed_s": float(m.get("elapsed_s", 0.0)),
-                     **(extra(m) if extra else {})})
+                     **({"used for": used_for[label]} if used_for else {})})
     return pd.DataFrame(rows)
-
-
-def join_words(items: Iterable[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    items = list(items)
-    if not items:
-        return ""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def seats_method(players: Iterable[int], units: str, chi_square: str, holm_over: str) -> str:
-    """How a page's seat figures were computed, for every player count at once.
-
-    ``units`` names what the verdict's intervals range over ("seats"),
-    ``chi_square`` says what the test compares, ``holm_over`` what its
-    p-values are adjusted across.
-    """
-    levels = ", ".join(f"{1 - (1 - CONFIDENCE) / p:.2%} at {p}" for p in players)
-    return (f"Intervals: Wilson score intervals (tied wins count 1/k). Verdicts use "
-            f"simultaneous intervals over the P {units} (Bonferroni, each at 1 - 0.05/P: "
-            f"{levels} players). Chi-square: goodness of fit of {chi_square} to equal shares; "
-            f"in the answer the seat test's p-values are Holm-adjusted across {holm_over}.")

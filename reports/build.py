@@ -8,50 +8,36 @@ never leaves a half-written page.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from engines import GAMES, get_game
 from engines._rules import closest
 from reports.html import index_page
+from reports.page import GamePage
 from simulate.errors import UserError
 from simulate.results import atomic_write_bytes, atomic_write_text
 
 
-@dataclass(frozen=True)
-class PageSpec:
-    """A game's report page: its file, title, blurb and ``module:function`` page builder.
-
-    The builder is imported only when the page is built and is called as
-    ``build(scale=, backend=, progress=, workers=, command=)``, returning a
-    ``reports.rum_runner.PageOutput``-like object (filename, title, blurb, html, tables).
-    """
-
-    game: str
-    filename: str
-    title: str
-    blurb: str
-    builder: str
-
-    def build(self, **kwargs):
-        module, _, attr = self.builder.partition(":")
-        return getattr(importlib.import_module(module), attr)(**kwargs)
+def _pages() -> dict[str, GamePage]:
+    """Every game with a page, in the order of ``engines.GAMES``: the ``PAGE`` that
+    ``reports/<game>.py`` declares (its name with '-' as '_')."""
+    pages = {}
+    for game in GAMES:
+        module = "reports." + game.replace("-", "_")
+        if importlib.util.find_spec(module) is None:
+            continue
+        page = importlib.import_module(module).PAGE
+        if page.game != game:
+            raise ValueError(f"{module} declares the page of '{page.game}', not '{game}'")
+        pages[game] = page
+    return pages
 
 
-# A game joins the report by adding an entry here (the index lists them in this order).
-PAGES: dict[str, PageSpec] = {
-    "rum-runner": PageSpec("rum-runner", "rum_runner.html", "Rum Runner",
-                           "are the printed score bands calibrated?",
-                           "reports.rum_runner:build_page"),
-    "rum-rebellion": PageSpec("rum-rebellion", "rum_rebellion.html", "Rum Rebellion",
-                              "what does each shorter-game variation really do to game length "
-                              "and the first player's edge?",
-                              "reports.rum_rebellion:build_page"),
-    "montego-bay": PageSpec("montego-bay", "montego_bay.html", "Montego Bay",
-                            "does moving first on the rail win? Win shares by rail order, rail "
-                            "position and seat for 2-4 players",
-                            "reports.montego_bay:build_page"),
-}
+# A game joins the report by declaring its page in reports/<game>.py; the index lists the pages
+# in this order.
+PAGES: dict[str, GamePage] = _pages()
 
 INDEX = "index.html"
 
@@ -86,10 +72,9 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for name in names:
-        spec = PAGES[name]
         cmd = command or report_command(out_dir, [name], scale, backend)
-        page = spec.build(scale=scale, backend=backend, progress=progress, workers=workers,
-                          command=cmd)
+        page = PAGES[name].build(scale=scale, backend=backend, progress=progress,
+                                 workers=workers, command=cmd)
         for filename, frame in page.tables.items():
             path = out / filename
             atomic_write_text(path, frame.to_csv(index=False))
@@ -98,8 +83,8 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
         atomic_write_bytes(path, page.html.encode("utf-8"))
         written.append(path)
     # Pages built earlier into the same folder stay linked from the index.
-    entries = [(spec.filename, spec.title, spec.blurb) for spec in PAGES.values()
-               if spec.game in names or (out / spec.filename).exists()]
+    entries = [(p.filename, get_game(p.game).title, p.blurb) for p in PAGES.values()
+               if p.game in names or (out / p.filename).exists()]
     index = index_page(
         "rumsim balance report", entries,
         intro="Monte Carlo balance analysis of tabletop games: each page states its rules, "

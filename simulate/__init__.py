@@ -1,4 +1,8 @@
-"""Running playouts: ``run`` plays games and returns ``Results``; the CLI lives in ``simulate.cli``."""
+"""Running playouts: ``run`` plays games and returns ``Results``.
+
+This layer imports only ``engines``; the analyses, the report pages and the
+command line (``reports.cli``) build on it.
+"""
 
 from simulate.results import Results
 from simulate.runner import run

@@ -7,7 +7,7 @@ import json
 import pandas as pd
 import pytest
 
-from simulate.cli import main
+from reports.cli import main
 from simulate.results import Results
 
 

@@ -88,18 +88,18 @@ def fake(scores, policy, preset) -> Results:
 def test_reading_is_computed_from_the_numbers():
     # Greedy's scores fall into the printed bands exactly in the target split.
     on_target = np.repeat([100, 220, 270, 310, 330, 400], [40, 25, 15, 10, 6, 4])
-    page = rr.render_page({"random (standard)": fake(np.full(100, 90), "random", "standard"),
+    page = rr.PAGE.render({"random (standard)": fake(np.full(100, 90), "random", "standard"),
                            "greedy (long)": fake(on_target, "greedy", "long")},
                           command="rumsim report rum-runner --out X")
     assert "calibrated for greedy (long): only 0.0% of its games" in page.html
     assert "Simulation time: 1.0 s." in page.html
     assert "100.0% of random games end &#x27;Completely broke&#x27;" in page.html
     assert "rumsim report rum-runner --out X" in page.html
-    off = rr.render_page({"random (standard)": fake(np.full(100, 90), "random", "standard")},
+    off = rr.PAGE.render({"random (standard)": fake(np.full(100, 90), "random", "standard")},
                          command="c")
     assert "not calibrated for any policy" in off.html
     assert "no game reaches" in off.html
-    both = rr.render_page({"random (standard)": fake(np.full(100, 90), "random", "standard"),
+    both = rr.PAGE.render({"random (standard)": fake(np.full(100, 90), "random", "standard"),
                            "random (long)": fake(np.full(100, 150), "random", "long")},
                           command="c")
     assert "Mean score, standard -&gt; long rules: random 90 -&gt; 150." in both.html
@@ -130,7 +130,7 @@ def test_build_rejects_unknown_game_and_bad_out(tmp_path):
 def test_missing_fast_engine_is_a_user_error(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(UserError, match="backend='reference'"):
-        rr.run_plan(rr.plan(1e-9), backend="fast")
+        rr.PAGE.run_plan(rr.plan(1e-9), backend="fast")
 
 
 def test_report_command_lists_only_non_default_settings():

@@ -1,4 +1,4 @@
-"""The Montego Bay report page, and the whole report's index of all three pages.
+"""The Montego Bay report page, and the whole report's index of every page.
 
 Everything is built on the reference backend at a tiny scale, so the test does
 not depend on the fast engine (or its compile time).
@@ -34,16 +34,17 @@ def built(tmp_path_factory):
     return out, written
 
 
-def test_whole_report_indexes_all_three_pages_in_order(built):
+def test_whole_report_indexes_every_page_in_order(built):
     out, written = built
     index = (out / "index.html").read_text()
     links = re.findall(r'<a href="([^"]+)">', index)
-    assert links == ["rum_runner.html", "rum_rebellion.html", "montego_bay.html"]
+    assert links and links == [spec.filename for spec in PAGES.values()]
     assert all((out / link).exists() for link in links)
     assert written[-1].name == "index.html"
     for spec in PAGES.values():
         assert spec.blurb.replace("'", "&#x27;") in index
-    assert (PAGES["montego-bay"].filename, PAGES["montego-bay"].blurb) == (mb.FILENAME, mb.BLURB)
+    assert (PAGES["montego-bay"].filename, PAGES["montego-bay"].blurb) == (mb.PAGE.filename,
+                                                                          mb.PAGE.blurb)
 
 
 def test_page_writes_tables_and_embeds_figures(built):
@@ -118,22 +119,22 @@ def fake_results(first_mover_wins: dict[int, float]) -> dict[str, Results]:
 
 
 def test_reading_answers_from_the_numbers():
-    no = mb.render_page(fake_results({2: 0.30, 3: 0.10}), "cmd")
+    no = mb.PAGE.render(fake_results({2: 0.30, 3: 0.10}), "cmd")
     assert "No: the player who moves first on the rail wins less often than the fair share " \
            "in every setting" in no.html
     assert "Rail order verdicts within ±2 pp: unbalanced at 2 players (standard) and 3 " \
            "players (standard)" in no.html
     assert "Simulation time: 1.0 s." in no.html and "cmd" in no.html
-    yes = mb.render_page(fake_results({2: 0.70, 3: 0.60}), "cmd")
+    yes = mb.PAGE.render(fake_results({2: 0.70, 3: 0.60}), "cmd")
     assert "Yes: the player who moves first on the rail wins more often" in yes.html
     assert "1st at 2 players" in yes.html
-    mixed = mb.render_page(fake_results({2: 0.70, 3: 0.10}), "cmd")
+    mixed = mb.PAGE.render(fake_results({2: 0.70, 3: 0.10}), "cmd")
     assert ("It depends: of the 2 settings, the player who moves first on the rail wins more "
             "often than the fair share in 1 and less often than the fair share in 1") in mixed.html
 
 
 def test_scores_summarise_winners_and_others():
-    page = mb.render_page(fake_results({3: 0.4}), "cmd")
+    page = mb.PAGE.render(fake_results({3: 0.4}), "cmd")
     table = page.tables["montego_bay_scores.csv"]
     assert table["winner_mean"].iloc[0] > table["others_mean"].iloc[0] + 15
     assert "winners average" in page.html and "ahead of the runner-up by" in page.html
@@ -155,7 +156,7 @@ def test_plan_covers_presets_and_player_counts():
 def test_missing_fast_engine_is_a_user_error(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(UserError, match="backend='reference'"):
-        mb.run_plan(mb.plan(1e-9), backend="fast")
+        mb.PAGE.run_plan(mb.plan(1e-9), backend="fast")
 
 
 def test_share_figures_render_with_blank_panels():
@@ -173,8 +174,8 @@ def test_unequal_seats_are_named_in_the_reading():
     to_seat0 = np.arange(len(frame)) % 2 == 0  # every other game goes to seat 0
     for s in range(3):
         frame.loc[to_seat0, f"win_{s}"] = float(s == 0)
-    page = mb.render_page(res, "cmd")
+    page = mb.PAGE.render(res, "cmd")
     assert re.search(r"finds unequal seats where seat 0 wins 6\d\.\d% at 3 players \(standard\)",
                      page.html)
-    fair = mb.render_page(fake_results({3: 0.4}), "cmd")
+    fair = mb.PAGE.render(fake_results({3: 0.4}), "cmd")
     assert "finds no unequal seats" in fair.html

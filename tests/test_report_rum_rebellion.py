@@ -118,26 +118,26 @@ def fake_results(cuts: dict[str, int], first_wins: dict[str, float] | None = Non
 
 
 def test_reading_names_the_variation_that_shortens_most():
-    page = rr.render_page(fake_results({"short_a": 2, "short_b": 9, "short_c": 0}), "cmd")
+    page = rr.PAGE.render(fake_results({"short_a": 2, "short_b": 9, "short_c": 0}), "cmd")
     assert "short_b (b: 4 Lose cards removed) shortens the game most" in page.html
     assert "2 of 3 variations shorten it significantly; the least is short_a" in page.html
     assert "No significant change in mean length: short_c" in page.html
-    other = rr.render_page(fake_results({"short_a": 2, "short_d": 5}), "cmd")
+    other = rr.PAGE.render(fake_results({"short_a": 2, "short_d": 5}), "cmd")
     assert "short_d (d: 40 votes for a coup) shortens the game most" in other.html
     assert "Simulation time: 1.0 s." in other.html and "cmd" in other.html
 
 
 def test_reading_reports_a_changed_first_player_edge():
-    page = rr.render_page(fake_results({"short_a": 2, "short_e_tol": 4},
+    page = rr.PAGE.render(fake_results({"short_a": 2, "short_e_tol": 4},
                                        first_wins={"short_e_tol": 0.6}), "cmd")
     assert re.search(r"short_e_tol raises it by 3\d\.\d\d pp", page.html)
     assert "significant after Holm" in page.html
-    same = rr.render_page(fake_results({"short_a": 2}), "cmd")
+    same = rr.PAGE.render(fake_results({"short_a": 2}), "cmd")
     assert "no variation changes it significantly" in same.html
 
 
 def test_longer_variations_and_seat_verdicts_are_reported():
-    page = rr.render_page(fake_results({"short_c": -6}), "cmd")
+    page = rr.PAGE.render(fake_results({"short_c": -6}), "cmd")
     assert "No variation shortens the game significantly" in page.html
     assert "Longer games under short_c (+6.00" in page.html
     assert "at 2 players (fair 50.0%)" in page.html
@@ -160,13 +160,13 @@ def test_plan_runs_every_preset_at_four_players_and_the_other_counts_once():
 def test_missing_fast_engine_is_a_user_error(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(UserError, match="backend='reference'"):
-        rr.run_plan(rr.plan(1e-9), backend="fast")
+        rr.PAGE.run_plan(rr.plan(1e-9), backend="fast")
 
 
 def test_page_is_registered_after_rum_runner():
     assert list(PAGES)[:2] == ["rum-runner", "rum-rebellion"]
     spec = PAGES["rum-rebellion"]
-    assert (spec.filename, spec.blurb) == (rr.FILENAME, rr.BLURB)
+    assert (spec.filename, spec.blurb) == (rr.PAGE.filename, rr.PAGE.blurb)
 
 
 def test_length_ecdf_renders_with_an_empty_run():

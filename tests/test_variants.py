@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from analyses.variants import compare, holm, weighted_quantile
-from simulate.cli import main
+from reports.cli import main
 
 
 def games(n, seed, shift=0.0, edge=0.0, players=2, correlated_with=None):

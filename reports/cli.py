@@ -1,7 +1,10 @@
-"""The ``rumsim`` command line (Typer).
+"""The ``rumsim`` command line (Typer): the answers presented at the terminal.
 
-Every command reads its game, rules and policies through the game's own
-declaration, so a new game needs no change here. A user's mistake ends with
+It sits at the top of the layers (engines <- simulate <- analyses <- reports):
+it plays runs through ``simulate``, asks ``analyses`` for the answer and
+prints it as a table, JSON or CSV, or builds the report pages. Every command
+reads its game, rules and policies through the game's own declaration, so a
+new game needs no change here. A user's mistake ends with
 one line on stderr and exit code 2 (see :func:`main`); nothing is written
 until the work it describes has succeeded.
 """

@@ -1,0 +1,176 @@
+"""A game's report page, declared; and the frame every page is written in.
+
+A page module ``reports/<game>.py`` declares one :class:`GamePage`: its file,
+title and index blurb, the runs it plays, the sections it shows (each
+presents one registered analysis, see :mod:`reports.sections`) and the
+sentences of its answer. :meth:`GamePage.render` writes the frame around
+them, the same on every page:
+
+1. the title and subtitle;
+2. "The answer": the page's sentences, computed from the sections' answers;
+3. "How to read this page": the page's own words;
+4. the sections, in the order declared;
+5. "How this page was made": the runs table, the rules, policies, seeds,
+   time and versions, each section's method, the command that reproduces
+   the page and the CSV files beside it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from engines import get_game
+from reports._runs import RunSpec, play, runs_frame
+from reports.html import Page
+from reports.sections import Section, policy_names
+from simulate.results import Results
+
+Answers = Mapping[str, Any]  # a section's key -> what its analysis answered
+
+
+@dataclass
+class PageOutput:
+    """A built page: its file name, title, index blurb, HTML text and tables (CSV name -> frame)."""
+
+    filename: str
+    title: str
+    blurb: str
+    html: str
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    elapsed_s: float = 0.0
+
+
+def presets_sentence(info, presets: list[str]) -> str:
+    """'Rules: ...' naming each preset played with the rulebook's words for it."""
+    return ("Rules: " + "; ".join(f"'{p}' ({info.rules_cls.PRESETS.get(p, (p,))[0]})"
+                                  for p in presets)
+            + f"; every other option at its default (rumsim rules {info.name} lists them).")
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """One game's page: what it is called, what it plays, what it shows and how it answers.
+
+    The index lists it under the game's title with ``blurb``.
+    ``plan(scale)`` lists the runs; ``columns`` are the outcome columns the
+    sections read and ``per_seat`` the per-seat ones by prefix ('win' keeps
+    win_0, win_1, ...), so a page keeps only what it uses. ``reading``
+    turns the sections' answers into the answer's sentences;
+    ``how_to_read`` writes that part of the page; ``rules`` says which rules
+    were played (default: each preset with the rulebook's description).
+    """
+
+    game: str
+    filename: str
+    title: str
+    subtitle: str
+    blurb: str
+    plan: Callable[[float], list[RunSpec]]
+    sections: tuple[Section, ...]
+    reading: Callable[[Answers], list[str]]
+    how_to_read: Callable[[Page, Answers], None]
+    columns: tuple[str, ...] = ()
+    per_seat: tuple[str, ...] = ()
+    rules: Callable[[Any, list[str]], str] = presets_sentence
+
+    def __post_init__(self):
+        keys = [s.key for s in self.sections]
+        if len(set(keys)) < len(keys):
+            # The sentences read each answer by its analysis' name.
+            raise ValueError(f"{self.filename}: one section per analysis, not {keys}")
+
+    @property
+    def stem(self) -> str:
+        """What the page's files are named after: 'montego_bay' for montego_bay.html."""
+        return self.filename.removesuffix(".html")
+
+    def keeps(self, column: str) -> bool:
+        return column in self.columns or column.startswith(tuple(f"{p}_" for p in self.per_seat))
+
+    def build(self, scale: float = 1.0, backend: str = "fast", progress: bool | None = None,
+              workers: int | None = None, command: str | None = None) -> PageOutput:
+        """Play the plan at ``scale`` and render the page."""
+        started = time.perf_counter()
+        results = self.run_plan(self.plan(scale), backend=backend, progress=progress,
+                                workers=workers)
+        return self.render(results, command or f"rumsim report {self.game} --out DIR",
+                           started=started)
+
+    def run_plan(self, specs: list[RunSpec], backend: str = "fast", progress: bool | None = None,
+                 workers: int | None = None) -> dict[str, Results]:
+        """Play every planned run; label -> Results (frames cut to the columns the page uses)."""
+        return play(get_game(self.game), specs, self.keeps, backend, progress, workers,
+                    complete=any(s.complete for s in self.sections))
+
+    def render(self, results: dict[str, Results], command: str,
+               started: float | None = None) -> PageOutput:
+        """The page for runs already made (label -> Results; meta carries 'preset').
+
+        ``started`` (a ``time.perf_counter()`` value) lets the page state how
+        long the whole build took, simulations included.
+        """
+        info = get_game(self.game)
+        answers = {s.key: s.analyse(info, results) for s in self.sections}
+        runs, shown = self._runs(results, answers)
+        tables = {f"{self.stem}_{name}.csv": frame for s in self.sections
+                  for name, frame in s.tables(answers[s.key]).items()}
+        tables[f"{self.stem}_runs.csv"] = runs
+
+        page = Page(self.title, self.subtitle)
+        page.heading("The answer")
+        for text in self.reading(answers):
+            page.paragraph(text, css="answer")
+        page.heading("How to read this page")
+        self.how_to_read(page, answers)
+        for s in self.sections:
+            s.write(page, answers[s.key])
+
+        page.heading("How this page was made")
+        page.table(shown, caption="Runs (each game of a run seeded from (seed, game index))",
+                   formats={"seconds": "{:.1f}"})
+        page.bullets([*self._made(info, results, runs, started),
+                      *(line for s in self.sections for line in s.methods(answers[s.key]))])
+        page.paragraph("Reproduce this page (same seeds, same numbers; the times will differ):")
+        page.code(command)
+        page.paragraph("Tables as CSV: " + ", ".join(sorted(tables)) + ".", css="note")
+        elapsed = time.perf_counter() - started if started else 0.0
+        return PageOutput(self.filename, self.title, self.blurb, page.render(), tables, elapsed)
+
+    def _runs(self, results: dict[str, Results],
+              answers: Answers) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The runs table as written (CSV) and as shown, from a section that tabulates the runs
+        itself, else one row per run, saying what each served when the runs serve different
+        sections."""
+        for s in self.sections:
+            own = s.runs(answers[s.key])
+            if own is not None:
+                return own
+        used = {label: " and ".join(w for s in self.sections if (w := s.uses(res.meta)))
+                for label, res in results.items()}
+        runs = runs_frame(results, used if len(set(used.values())) > 1 else None)
+        return runs, runs.rename(columns={"elapsed_s": "seconds"})
+
+    def _made(self, info, results: dict[str, Results], runs: pd.DataFrame,
+              started: float | None) -> list[str]:
+        """The bullets every page states: rules, policies, seeds, time, versions."""
+        metas = [r.meta for r in results.values()]
+        versions = ", ".join(f"{k} {v}" for k, v in metas[0].get("versions", {}).items())
+        backends = ", ".join(sorted({str(m.get("backend")) for m in metas}))
+        policies = policy_names(metas)
+        # "in every seat" only when it is true of every run: several seats, one policy.
+        every_seat = all(m.get("players", 1) > 1 and len(set(m.get("policies", []))) == 1
+                         for m in metas)
+        return [
+            self.rules(info, sorted({m["preset"] for m in metas})),
+            f"Policies: {policies}{' in every seat' if every_seat else ''}.",
+            f"Seeds: {', '.join(str(s) for s in dict.fromkeys(runs['seed']))}; games: "
+            f"{int(runs['games'].sum()):,} in all; backend: {backends}.",
+            f"Simulation time: {runs['elapsed_s'].sum():,.1f} s"
+            + (f"; whole page: {time.perf_counter() - started:,.1f} s." if started else "."),
+            f"Versions: {versions}." if versions else "Versions: not recorded.",
+        ]

@@ -1,0 +1,95 @@
+"""The sections a report page is built from; each presents one registered analysis.
+
+A section is keyed by the name of the analysis it presents in
+``analyses.ANALYSES`` and calls it through that registry, so a page names
+its analyses by those names and the registry says which games each applies
+to. A section:
+
+- ``analyse(info, results)``: runs the analysis on the runs it uses;
+- ``uses(meta)``: what a run served, for the runs table (None: not used);
+- ``tables(answer)``: its CSV tables (name -> frame; the page adds its prefix);
+- ``runs(answer)``: its own runs table (CSV, shown), when its analysis has one;
+- ``write(page, answer)``: its headings, figures and tables;
+- ``methods(answer)``: how its figures were made, for "How this page was made".
+
+The kinds: :mod:`~reports.sections.seats` (seat advantage by turn order and
+by each declared seat view), :mod:`~reports.sections.variants` (rule
+variants on common random numbers), :mod:`~reports.sections.bands` (score
+bands against the printed ones) and :mod:`~reports.sections.scores`
+(winners' and others' scores).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from analyses import get_analysis
+from simulate.errors import UserError
+from simulate.results import Results
+
+
+class Section:
+    """What every section kind offers the page frame (see the module docstring)."""
+
+    key: str = ""            # the registered analysis this section presents
+    complete: bool = False   # its analysis needs every run complete (a paired comparison)
+
+    def function(self, info) -> Callable:
+        """The registered analysis, refused for a game it does not apply to."""
+        analysis = get_analysis(self.key)
+        if not analysis.applies_to(info.name):
+            raise UserError(f"the {self.key} analysis does not apply to {info.name}")
+        return analysis.function
+
+    def analyse(self, info, results: Mapping[str, Results]) -> Any:
+        raise NotImplementedError
+
+    def uses(self, meta: dict) -> str | None:
+        return self.key
+
+    def tables(self, answer) -> dict[str, pd.DataFrame]:
+        return {}
+
+    def runs(self, answer) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+        return None
+
+    def write(self, page, answer) -> None:
+        raise NotImplementedError
+
+    def methods(self, answer) -> list[str]:
+        return []
+
+
+@dataclass(frozen=True)
+class SettingsSection(Section):
+    """A section comparing *settings*: each run of the chosen ``presets`` (None: every run),
+    one preset at one player count."""
+
+    presets: tuple[str, ...] | None = None
+
+    @property
+    def by_preset(self) -> bool:
+        """Whether settings are told apart by preset as well as by player count."""
+        return self.presets is None or len(self.presets) > 1
+
+    def uses(self, meta: dict) -> str | None:
+        return self.key if self.presets is None or meta["preset"] in self.presets else None
+
+    def setting_runs(self, results: Mapping[str, Results]) -> list[Results]:
+        """The runs it compares, by preset (in the order first played), then player count."""
+        chosen = [r for r in results.values() if self.uses(r.meta)]
+        order = {p: i for i, p in enumerate(dict.fromkeys(r.meta["preset"] for r in chosen))}
+        return sorted(chosen, key=lambda r: (order[r.meta["preset"]], int(r.meta["players"])))
+
+    def setting_name(self, preset: str, players: int) -> str:
+        """'3 players (short)' when settings differ by preset, else '3 players'."""
+        return f"{players} players ({preset})" if self.by_preset else f"{players} players"
+
+
+def policy_names(metas: Iterable[dict]) -> str:
+    """The policies the runs seated, each once, in the order first seated."""
+    return ", ".join(dict.fromkeys(p for m in metas for p in m.get("policies", [])))

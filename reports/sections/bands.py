@@ -1,0 +1,176 @@
+"""The score-bands section: how often games land in each printed band, and where the edges should be.
+
+Presents the registered ``thresholds`` analysis (Rum Runner's printed score
+bands) for every run: per preset, the score distribution and the share of
+games per band; the percentile of each printed edge; the edges a target
+split needs; and a summary of the scores. Its analysis tabulates the runs
+itself, so that table is the page's runs table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analyses.thresholds import (
+    DEFAULT_TARGET,
+    METHOD_NOTE,
+    PLACEMENT_NOTE,
+    ThresholdsReport,
+    achieved_split,
+    pct_ci,
+    printed_ranges,
+)
+from engines.rum_runner.rules import BAND_LABELS
+from reports import figures
+from reports.sections import Section
+from simulate.results import Results
+
+
+@dataclass
+class Bands:
+    """The thresholds report, each run's preset (label -> preset) and the runs themselves."""
+
+    report: ThresholdsReport
+    presets: dict[str, str]
+    results: dict[str, Results]
+
+    def labels_of(self, preset: str) -> list[str]:
+        return [lab for lab in self.report.labels if self.presets[lab] == preset]
+
+
+@dataclass(frozen=True)
+class ScoreBands(Section):
+    """Every run judged against the printed bands, and the edges that would give ``target``."""
+
+    target: tuple[float, ...] = DEFAULT_TARGET
+
+    key = "thresholds"
+
+    def analyse(self, info, results) -> Bands:
+        report = self.function(info)(results, target=self.target)
+        presets = {label: res.meta.get("preset", res.meta.get("rules_changed", "default"))
+                   for label, res in results.items()}
+        return Bands(report, presets, dict(results))
+
+    def tables(self, b: Bands) -> dict[str, pd.DataFrame]:
+        return {name: frame for name, frame in b.report.tables().items() if name != "runs"}
+
+    def runs(self, b: Bands) -> tuple[pd.DataFrame, pd.DataFrame]:
+        runs = b.report.runs.assign(preset=[b.presets[lab] for lab in b.report.labels])
+        shown = runs[["label", "policy", "preset", "rules", "seed", "games", "backend",
+                      "elapsed_s"]].rename(columns={"rules": "rules changed",
+                                                    "elapsed_s": "seconds"})
+        return runs, shown
+
+    def write(self, page, b: Bands) -> None:
+        report, rules = b.report, b.report.rules
+        split = "/".join(f"{t:g}" for t in report.target)
+        page.heading("Share of games in each printed band")
+        for preset in dict.fromkeys(b.presets.values()):
+            labels = b.labels_of(preset)
+            scores = {lab: b.results[lab].frame["score_0"].to_numpy() for lab in labels}
+            changed = b.results[labels[0]].meta.get("rules_changed", "default")
+            page.figure(figures.score_distribution(scores, rules, f"Final scores, {preset} rules "
+                                                   f"({changed})"),
+                        alt=f"score distribution, {preset} rules",
+                        caption="Share of games per 5 points; shading marks the printed bands.")
+            page.figure(figures.band_shares_chart(
+                report.bands[report.bands["label"].isin(labels)],
+                f"Share of games per printed band, {preset} rules"),
+                alt=f"band shares, {preset} rules",
+                caption="Bars: share of games; whiskers: 95% Wilson intervals.")
+        page.table(bands_wide(report), caption="Share of games per band, % [95% Wilson interval]")
+
+        page.heading("Where the printed edges sit")
+        page.table(edges_wide(report), caption="Percentile of each printed edge: % of games "
+                   "scoring below it [95% interval]")
+
+        page.heading("Edges that would give the target split")
+        page.paragraph(PLACEMENT_NOTE, css="note")
+        page.figure(figures.edges_chart(report.calibrated, rules,
+                                        f"Printed edges vs edges for the target split {split} %"),
+                    alt="calibrated vs printed edges",
+                    caption="Dashed lines: printed edges. Points: the edge each run needs for the "
+                            "target split, with its 95% interval.")
+        page.table(calibrated_wide(report), caption="Calibrated edge [95% interval] -> % of games "
+                   "below it in this sample")
+
+        page.heading("Scores")
+        page.table(summary_table(report), caption="Final score and game length per run",
+                   formats={"SD": "{:.1f}", "mean turns": "{:.2f}", "off target (pp)": "{:.1f}"})
+
+    def methods(self, b: Bands) -> list[str]:
+        return [METHOD_NOTE]
+
+
+def band_name(band: int) -> str:
+    """A band's printed name without its full stop: 'Completely broke'."""
+    return BAND_LABELS[band].rstrip(".")
+
+
+# ---------------------------------------------------------------- wide tables: a column per run
+
+
+def _per_run(report: ThresholdsReport, by: pd.DataFrame, key: int, value: str) -> dict[str, str]:
+    """One run per column: ``value`` % [interval] of row ``key`` of each run."""
+    return {lab: pct_ci(by.loc[(lab, key), value], by.loc[(lab, key), "low_pct"],
+                        by.loc[(lab, key), "high_pct"]) for lab in report.labels}
+
+
+def bands_wide(report: ThresholdsReport) -> pd.DataFrame:
+    """One row per band, one column per run: share % [interval]."""
+    by = report.bands.set_index(["label", "band"])
+    return pd.DataFrame([{"score": printed, "band": label,
+                          **_per_run(report, by, band, "share_pct")}
+                         for band, (printed, label) in enumerate(zip(
+                             printed_ranges(report.rules), BAND_LABELS, strict=True))])
+
+
+def edges_wide(report: ThresholdsReport) -> pd.DataFrame:
+    """One row per printed edge, one column per run: its percentile [interval]."""
+    by = report.edges.set_index(["label", "edge_index"])
+    return pd.DataFrame([{"edge": edge, "between": by.loc[(report.labels[0], k + 1), "between"],
+                          **_per_run(report, by, k + 1, "percentile")}
+                         for k, edge in enumerate(report.rules.score_band_edges)])
+
+
+def calibrated_wide(report: ThresholdsReport) -> pd.DataFrame:
+    """One row per edge, one column per run: the edge the target needs, and the split it gives."""
+    by = report.calibrated.set_index(["label", "edge_index"])
+    rows = []
+    for k, edge in enumerate(report.rules.score_band_edges):
+        first = by.loc[(report.labels[0], k + 1)]
+        row = {"edge": first["between"], "target below": f"{first['target_below_pct']:g}%",
+               "printed": edge}
+        for lab in report.labels:
+            r = by.loc[(lab, k + 1)]
+            ci = ("" if np.isnan(r["edge_low"])
+                  else f" [{r['edge_low']:g}, {r['edge_high']:g}]")
+            forced = " (forced up)" if r["forced_up"] else ""
+            row[lab] = f"{r['edge']}{ci} -> {r['achieved_below_pct']:.1f}%{forced}"
+        rows.append(row)
+    split = {"edge": "achieved split", "target below": "/".join(f"{t:g}" for t in report.target),
+             "printed": ""}
+    for lab in report.labels:
+        got = achieved_split(report.calibrated[report.calibrated["label"] == lab])
+        split[lab] = "/".join(f"{g:.1f}" for g in got)
+    rows.append(split)
+    return pd.DataFrame(rows)
+
+
+def summary_table(report: ThresholdsReport) -> pd.DataFrame:
+    rows = []
+    for _, s in report.summary.iterrows():
+        rows.append({
+            "run": s["label"], "games": int(s["games"]),
+            "mean [95% CI]": f"{s['mean']:.1f} [{s['mean_low']:.1f}, {s['mean_high']:.1f}]",
+            "SD": s["sd"], "5% / 50% / 95%": f"{s['p5']:g} / {s['p50']:g} / {s['p95']:g}",
+            "max": int(s["max"]), "mean turns": s.get("mean_turns", np.nan),
+            "stranded": (pct_ci(s["stranded_pct"], s["stranded_low_pct"], s["stranded_high_pct"])
+                         if "stranded_pct" in s else "-"),
+            "off target (pp)": s["target_distance_pct"],
+        })
+    return pd.DataFrame(rows)

@@ -1,0 +1,168 @@
+"""The variants section: what each rule variation does, against the base rules on the same games.
+
+Presents the registered ``variants`` analysis for the runs at one player
+count: the ``base`` preset and every other preset played there, on the same
+seed (common random numbers). It shows the game length under each
+variation (an ECDF figure and a table of values), the differences from the
+base rules with intervals, and the pairing gain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analyses.variants import VariantsAnswer
+from reports import figures
+from reports.sections import Section, policy_names
+from simulate.results import Results
+
+# The metrics of the difference and pairing tables: (heading, metric name in analyses.variants).
+METRICS = (
+    ("mean rounds", "rounds_mean"),
+    ("median rounds", "rounds_median"),
+    ("p90 rounds", "rounds_p90"),
+    ("mean turns", "turns_mean"),
+    ("capped", "capped_share"),
+    ("first-player edge", "first_player_edge"),
+    ("score spread", "score_spread"),
+)
+# The values table: metric -> (heading, shown in percent, format).
+LEVELS = {
+    "rounds_mean": ("mean rounds", False, "{:.2f}"),
+    "rounds_median": ("median rounds", False, "{:.0f}"),
+    "rounds_p90": ("p90 rounds", False, "{:.0f}"),
+    "turns_mean": ("mean turns", False, "{:.1f}"),
+    "capped_share": ("capped %", True, "{:.2f}"),
+    "win_0": ("seat 0 wins %", True, "{:.2f}"),
+    "score_spread": ("score spread", False, "{:.1f}"),
+}
+
+
+@dataclass
+class Comparison:
+    """The variants answer and the runs it compared (preset -> Results, base first)."""
+
+    answer: VariantsAnswer
+    runs: dict[str, Results]
+    base: str
+    players: int
+
+    @property
+    def names(self) -> list[str]:
+        """The variations, in the order compared."""
+        return list(dict.fromkeys(self.answer.table["variant"]))
+
+    @property
+    def policy(self) -> str:
+        return policy_names([self.runs[self.base].meta])
+
+
+@dataclass(frozen=True)
+class Variants(Section):
+    """The presets played at ``players`` players against the ``base`` preset."""
+
+    base: str
+    players: int
+
+    key = "variants"
+    complete = True  # a paired comparison needs every run on the same games
+
+    def analyse(self, info, results) -> Comparison:
+        compare = self.function(info)
+        at_p = {r.meta["preset"]: r for r in results.values() if r.meta["players"] == self.players}
+        if self.base not in at_p or len(at_p) < 2:
+            raise ValueError(f"need the {self.base} rules and at least one variant at "
+                             f"{self.players} players")
+        base = at_p[self.base]
+        variants = {name: at_p[name].frame for name in at_p if name != self.base}
+        answer = compare(base.frame, variants, self.players,
+                         rules_text={name: at_p[name].meta["rules_changed"] for name in variants},
+                         base_label=f"{self.base} (the spec's defaults)",
+                         seed=int(base.meta["seed"]), meta=base.meta)
+        return Comparison(answer, at_p, self.base, self.players)
+
+    def uses(self, meta: dict) -> str | None:
+        if meta["players"] != self.players:
+            return None
+        return f"{self.key} (base)" if meta["preset"] == self.base else self.key
+
+    def tables(self, c: Comparison) -> dict[str, pd.DataFrame]:
+        return {"variants": c.answer.table, "lengths": levels_table(c),
+                "rounds": rounds_distribution(c.runs)}
+
+    def write(self, page, c: Comparison) -> None:
+        page.heading("Game length under each variation")
+        lengths = {name: res.frame["rounds"].to_numpy() for name, res in c.runs.items()}
+        page.figure(figures.length_ecdf(lengths, f"Rounds per game, {c.players} players, "
+                                        f"{c.policy} policy ({c.answer.games:,} games each)",
+                                        base=c.base),
+                    alt=f"ECDF of rounds per game for the {c.base} rules and every variation",
+                    caption=f"Share of games ended by each round; the black line is the {c.base} "
+                            "rules. Dotted lines: 50% (median) and 90% (90th percentile).")
+        page.table(levels_table(c).drop(columns=["games"]),
+                   caption=f"Values per variation, {c.players} players",
+                   formats={heading: fmt for heading, _, fmt in LEVELS.values()})
+
+        page.heading(f"Differences from the {c.base} rules")
+        page.table(by_metric(c, lambda v, m: c.answer.cell(v, m, with_ci=True)),
+                   caption=f"Variation minus {c.base} [95% interval]; * = significant after Holm")
+        t = c.answer.table.set_index(["variant", "metric"])
+        page.table(by_metric(c, lambda v, m: _gain(t.loc[(v, m), "vrf"])),
+                   caption="Pairing gain: variance of the difference with independent samples / "
+                           "with the paired games (1.0x = pairing did not help)")
+
+    def methods(self, c: Comparison) -> list[str]:
+        return [c.answer.method]
+
+
+def presets_table(info, base: str, names: list[str]) -> pd.DataFrame:
+    """The base preset and each variation: the rulebook's words and the rules they change."""
+    cls = info.rules_cls
+    rows = [{"preset": base, "rulebook": cls.PRESETS[base][0], "rules changed": "-"}]
+    for name in names:
+        desc, overrides = cls.PRESETS.get(name, (name, {}))
+        rows.append({"preset": name, "rulebook": desc,
+                     "rules changed": cls.from_overrides(overrides).describe()})
+    return pd.DataFrame(rows)
+
+
+def levels_table(c: Comparison) -> pd.DataFrame:
+    """One row per rules set (base first): the metric values themselves, not differences."""
+    t = c.answer.table
+
+    def values(block: pd.DataFrame, column: str) -> dict:
+        b = block.set_index("metric")
+        return {heading: b.loc[m, column] * (100 if percent else 1)
+                for m, (heading, percent, _) in LEVELS.items() if m in b.index}
+
+    rows = [{"rules": c.base, "games": c.answer.games,
+             **values(t[t["variant"] == t["variant"].iloc[0]], "base")}]
+    for variant, block in t.groupby("variant", sort=False):
+        rows.append({"rules": variant, "games": c.answer.games, **values(block, "value")})
+    return pd.DataFrame(rows)
+
+
+def by_metric(c: Comparison, cell) -> pd.DataFrame:
+    """One row per variation, one column per metric of ``METRICS`` it has: ``cell(v, m)``."""
+    present = set(c.answer.table["metric"])
+    return pd.DataFrame([{"variation": v, **{heading: cell(v, m) for heading, m in METRICS
+                                              if m in present}}
+                         for v in c.names])
+
+
+def rounds_distribution(runs: dict[str, Results]) -> pd.DataFrame:
+    """Share of games ending in each round, per rules set (the data behind the ECDF figure)."""
+    parts = []
+    for name, res in runs.items():
+        counts = res.frame["rounds"].value_counts().sort_index()
+        parts.append(pd.DataFrame({"rules": name, "rounds": counts.index, "games": counts.values,
+                                   "share": counts.values / counts.sum(),
+                                   "cumulative": counts.cumsum().values / counts.sum()}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _gain(vrf: float) -> str:
+    return f"{vrf:.2f}x" if np.isfinite(vrf) else "-"

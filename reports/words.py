@@ -1,0 +1,69 @@
+"""How the report pages phrase numbers and lists, written once for every page and section.
+
+A page's answer sentences are its own; the small pieces they are built from
+(a list in words, an ordinal, a p-value, a gap in percentage points) read the
+same on every page.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from analyses.stats import Interval
+
+
+def join_words(items: Iterable[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    items = list(items)
+    if not items:
+        return ""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def by_word(pairs: Iterable[tuple[str, str]], after: str = "") -> str:
+    """(word, name) pairs grouped by word in first-seen order: 'a at x and y; b at z'.
+
+    ``after`` follows each group's names ('balanced at 2 and 3 players').
+    """
+    groups: dict[str, list[str]] = {}
+    for word, name in pairs:
+        groups.setdefault(word, []).append(name)
+    return "; ".join(f"{word} at {join_words(names)}{after}" for word, names in groups.items())
+
+
+def ordinal(k: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st."""
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def p_equals(p: float) -> str:
+    """A p-value in a sentence: '< 0.0001' or '= 0.0123'."""
+    return "< 0.0001" if p < 1e-4 else f"= {p:.4f}"
+
+
+def p_cell(p: float) -> str:
+    """A p-value in a table cell: '< 0.0001', '0.0123', or '-' when there is none."""
+    if not math.isfinite(p):
+        return "-"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def pp(x: float) -> str:
+    """A share difference in percentage points: '+1.23 pp'."""
+    return f"{x * 100:+.2f} pp"
+
+
+def pp_bounds(low: float, high: float) -> str:
+    """An interval of share differences in percentage points: '[+0.10, +2.36]'."""
+    return f"[{low * 100:+.2f}, {high * 100:+.2f}]"
+
+
+def pp_interval(gap: Interval) -> str:
+    """A gap with its interval in percentage points: '+1.23 pp [+0.10, +2.36]'."""
+    return f"{pp(gap.estimate)} {pp_bounds(gap.low, gap.high)}"
+
+
+def percent_interval(share: float, low: float, high: float) -> str:
+    """A share with its interval in percent: '46.5 [45.4, 47.7]'."""
+    return f"{share * 100:.1f} [{low * 100:.1f}, {high * 100:.1f}]"
