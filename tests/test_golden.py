@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from simulate.cli import main
+from reports.cli import main
 
 HERE = Path(__file__).parent / "golden"
 PROMPT = "$ rumsim "
