@@ -69,7 +69,7 @@ def play(info, specs: Iterable[RunSpec], keep: Callable[[str], bool], backend: s
     ``complete=True`` refuses a run stopped by Ctrl-C (a paired comparison
     needs every run on the same games).
     """
-    engine = info.rules_cls.__module__.rsplit(".", 1)[0] + ".engine"
+    engine = info.package + ".engine"
     if backend == "fast" and importlib.util.find_spec(engine) is None:
         raise UserError(f"the {info.title} fast engine ({engine}) is not available; build the "
                         "report with backend='reference' and a small scale")
