@@ -289,7 +289,8 @@ class Rules(RulesBase):
             raise RulesError(f"rule tickets_per_player={self.tickets_per_player} needs "
                              f"{self.tickets_each(players) * players} tickets for {players} "
                              f"players; there are {N_TICKETS}")
-        tens = sum(1 for c in data.vote_cards(self.vote_pack) if c.value == STARTING_CARD_VALUE)
+        pack = self.vote_pack  # value, price, count triples
+        tens = sum(pack[g + 2] for g in range(0, len(pack), 3) if pack[g] == STARTING_CARD_VALUE)
         if tens < STARTING_VOTE_CARDS * players:
             raise RulesError(f"rule vote_pack has {tens} cards of value {STARTING_CARD_VALUE}; "
                              f"{players} players are dealt {STARTING_VOTE_CARDS * players}")
