@@ -76,10 +76,7 @@ class Policy:
         return {p.name: v for p, v in zip(self.spec.params, self.values, strict=True)}
 
     def param(self, name: str) -> float:
-        for p, v in zip(self.spec.params, self.values, strict=True):
-            if p.name == name:
-                return v
-        raise KeyError(name)
+        return self.params()[name]
 
     def label(self) -> str:
         """'greedy' or 'greedy:draw_threshold=3' (only non-default values shown)."""

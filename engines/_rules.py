@@ -359,10 +359,10 @@ class RulesBase:
     @classmethod
     def slots(cls):
         """The int64 slots (``R``): option or derived name -> index into :meth:`encode`; SIZE."""
-        if "_slots" not in cls.__dict__:
+        if "_slots" not in cls.__dict__:  # made once per Rules class
+            game = cls.__module__.split(".")[-2]
             ints, floats = cls.slot_widths()
-            cls._slots = (slots(f"{cls.__module__.split('.')[-2]}_rules", ints),
-                          slots(f"{cls.__module__.split('.')[-2]}_float_rules", floats))
+            cls._slots = (slots(f"{game}_rules", ints), slots(f"{game}_float_rules", floats))
         return cls._slots[0]
 
     @classmethod
@@ -370,12 +370,6 @@ class RulesBase:
         """The float64 slots (``F``): float option name -> index into :meth:`encode_float`."""
         cls.slots()
         return cls._slots[1]
-
-    @classmethod
-    def data_options(cls) -> list[str]:
-        """Options with no slot: tables the game's fast path encodes itself."""
-        named = {name for name, _ in cls.slot_widths()[0] + cls.slot_widths()[1]}
-        return [o.key for o in cls.options() if o.key not in named]
 
     def encode(self) -> np.ndarray:
         """int64[R.SIZE]: the options and derived facts at the indices of :meth:`slots`."""

@@ -243,7 +243,6 @@ def build(policy, rng: Rng):
 # policy name -> its decision maker, from the declared parameters and the seat's stream
 BUILDERS = {
     "random": lambda policy, rng: RandomPolicy(rng),
-    "greedy": lambda policy, rng: GreedyPolicy(policy.param("draw_threshold"),
-                                               policy.param("replenish_weight")),
-    "rollout": lambda policy, rng: RolloutPolicy(rng, int(policy.param("samples"))),
+    "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
+    "rollout": lambda policy, rng: RolloutPolicy(rng, **policy.params()),
 }
