@@ -15,6 +15,7 @@ _MODULES = {
     "rum-runner": "engines.rum_runner",
     "rum-rebellion": "engines.rum_rebellion",
     "montego-bay": "engines.montego_bay",
+    "motines": "engines.motines",
 }
 
 GAMES = tuple(_MODULES)

@@ -1,0 +1,88 @@
+"""21 Motines (3-5 players): the game's declaration for the rest of rumsim.
+
+Spec: ``shared/rules/motines.md``. Fishermen on one boat: each round the
+Captain picks one of six actions and the others follow (later positions get
+less), take a Subvention, or mutiny to be Captain next round. The 21st
+mutiny ends the game after one more Captain round and a free round; fish,
+money, treasures and ice turn into points.
+"""
+
+from __future__ import annotations
+
+from engines._game import Column, GameInfo, Param, PolicySpec
+from engines.motines.rules import Rules
+
+_BONUS = "valuation bonus of a mutiny (being Captain next round); 0 in the last Captain round"
+_RESERVE = Param("money_reserve", 2, "use a 4 PV for 4$ treasure only with at least 4$ + this",
+                 0, 20, integer=True)
+
+POLICIES = {
+    "random": PolicySpec("random", 0, "uniform over the flat list of legal options of every "
+                         "decision (slots and Mutiny spaces each one option)"),
+    "greedy": PolicySpec("greedy", 1, "one-step maximiser of the valuation Phi (PV + $/2 + "
+                         "fish/2 - ice + best sale + treasures)", (
+        Param("captain_bonus", 1.5, _BONUS, -100, 100),
+        _RESERVE,
+    )),
+    "planner": PolicySpec("planner", 2, "greedy with Captain denial, mutiny timing, a sale "
+                          "floor and an ice target (spec 6.1)", (
+        Param("lam", 0.5, "weight of the followers' best JOIN gains the Captain denies", -10, 10),
+        Param("captain_bonus", 2.0, "mutiny bonus while the marker is at most num_mutinies - 2",
+              -100, 100),
+        Param("captain_bonus_late", 1.0, "mutiny bonus at num_mutinies - 1", -100, 100),
+        Param("margin", 0.25, "a mutiny must beat JOIN and Subvention by this", -100, 100),
+        Param("sell_floor", 10, "sell before the last rounds only for at least this many $ (or "
+              "with 2+ ice)", 0, 100, integer=True),
+        Param("ice_target_slack", 0, "ice kept above the icons in hand", -4, 8, integer=True),
+        _RESERVE,
+    )),
+}
+
+_PER_SEAT = (
+    ("score", "int", "final PV"),
+    ("win", "float", "1.0 for the winner, 1/k shared (most PV, then a leftover 1$; "
+     "final_tiebreak)"),
+    ("captain_rounds", "int", "normal and last-Captain rounds as Captain"),
+    ("money", "int", "$ held when the free round ended (before final scoring)"),
+    ("ice_left", "int", "ice held at the end"),
+    ("sales", "int", "sales made (Fish Market, Special Offers market, market treasures, "
+     "final scoring)"),
+    ("mut_actions", "int", "Mutiny pawns resolved, in every phase"),
+)
+
+_GAME_COLUMNS = (
+    Column("rounds", "int", "rounds played: normal, last Captain and free"),
+    Column("normal_rounds", "int", "rounds of phase NORMAL"),
+    Column("mutinies", "int", "moves of the Mutinies marker (num_mutinies unless truncated)"),
+    Column("mut_actions", "int", "Mutiny pawns resolved in all rounds"),
+    Column("truncated", "int", "1 if max_rounds ended the normal rounds"),
+    Column("first_captain", "int", "the seat of the first Captain"),
+    Column("tied_first", "int", "players with the highest PV before the tie-break"),
+    *(Column(f"captain_{code.lower()}", "int", f"rounds in which the Captain chose {name}")
+      for code, name in (("IF", "Indiscriminate fishing"), ("SF", "Selective fishing"),
+                         ("ICE", "the Ice Factory"), ("TR", "Treasures"),
+                         ("FM", "the Fish Market"), ("SO", "Special Offers"))),
+)
+
+
+def _columns(players: int) -> list[Column]:
+    cols = [Column("game", "int", "game index within the run"),
+            Column("players", "int", "number of players")]
+    for prefix, dtype, help_text in _PER_SEAT:
+        name = "mut" if prefix == "mut_actions" else prefix
+        cols += [Column(f"{name}_{s}", dtype, f"seat {s}: {help_text}") for s in range(players)]
+    return cols + list(_GAME_COLUMNS)
+
+
+GAME = GameInfo(
+    name="motines",
+    title="21 Motines",
+    min_players=3,
+    max_players=5,
+    default_players=4,
+    policies=POLICIES,
+    default_policy="greedy",
+    rules_cls=Rules,
+    columns=_columns,
+    summary="worker placement on a fishing boat: follow the Captain, or mutiny to be the next",
+)

@@ -1,0 +1,591 @@
+"""21 Motines' decision makers for the reference path (spec §6).
+
+One method per decision of spec §6 (``reference.py`` asks them):
+
+* D1 ``captain_action(t, seat, options) -> (box, slot)``; D2
+  ``follower_choice``; D9 ``free_round_choice`` (same form);
+* D3 ``if_buy(t, seat, price) -> bool``; D4 ``if_keep(t, seat, colour, price)``;
+  ``sf_buy(t, seat, index)`` (only under ``sf_buy_mandatory=false``);
+* D5 ``sub_money(t, seat) -> bool`` (True: 1$, False: 1 PV);
+* D6 ``sale(t, seat, options, optional) -> Sale | None``;
+* D7 ``so_fishing(t, seat, options) -> display index | BLIND``;
+* D8 ``use_treasures(t, seat, offered) -> kinds`` (``offered``: one entry per
+  usable card).
+
+Policies:
+
+* ``random`` draws from its seat's stream: D1/D2/D9/D7 ``options[below(n)]``;
+  D3, D4 and ``sf_buy`` yes when ``below(2) == 0``; D5 1$ when ``below(2) ==
+  1``; D6 ``below(n + 1)`` with index n = decline when the sale is optional
+  (else ``below(n)``); D8 one ``below(2)`` per offered card, in order, 0 = use.
+* ``greedy`` maximises the valuation Phi one step ahead (spec §6.1); it
+  draws nothing. Comparisons use a tolerance of 1e-9: scanning the options
+  in their tie order, a candidate replaces the incumbent only when better by
+  more than 1e-9.
+* ``planner`` is greedy with the changes of spec §6.1 (Captain denial,
+  mutiny timing, a sale floor, an ice target).
+
+Phi(h) = PV + 0.5 $ + 0.5 fish + ice term + sale term + sum of tv, added in
+that order; greedy's ice term is -ice and its sale term the best sale gain
+(0.5 price + x - 0.5 cards, 0 if none is positive; in the free round 0 for a
+player without a market treasure). The expected value of a blind fish is
+``sum_c unseen_c * (Phi(h + c) - Phi(h)) / sum_c unseen_c``, colours in order;
+of the Ice Factory ``sum_N w_N * (Phi(h + gains_N) - Phi(h)) / sum_N w_N``
+over the roll's outcomes; a treasure is 1.5 while treasures are replaced,
+else ``sum_k unseen_k * tv_k / sum_k unseen_k``. The planner reads its
+followers' holdings (for the denial term) as they are.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from engines._rng import Rng
+from engines.motines import POLICIES
+from engines.motines.data import (
+    CAPTAIN_BOXES,
+    COMBO_CARDS,
+    COMBOS,
+    FM,
+    FOUR_PV_PRICE,
+    FOUR_PV_UNAFFORDABLE_VALUE,
+    ICE,
+    IF,
+    JOKER,
+    MODIFIED_MONEY,
+    MODIFIED_PV,
+    MUT,
+    MUTINY_ZERO_MONEY,
+    SF,
+    SO,
+    SO_2PV,
+    SO_2PV_GAIN,
+    SO_2PV_PRICE,
+    SO_FISHING,
+    SO_ICE,
+    SO_LAST_PV,
+    SO_MARKET,
+    SO_TREASURE,
+    SUB,
+    T_4PV_FOR_4,
+    T_ICE,
+    T_JOKER,
+    T_MARKET,
+    TR,
+    TREASURE_VALUE,
+)
+from engines.motines.reference import (
+    BLIND,
+    FREE,
+    LAST_CAPTAIN,
+    NO_SLOT,
+    NORMAL,
+    Table,
+    blind_available,
+    join_slots,
+    reserved,
+    sale_options,
+)
+
+TOL = 1e-9
+SUB_VALUE = 1.0  # Subvention valued as its PV (spec §6.1 D2)
+MODIFIED_VALUE = MODIFIED_PV + 0.5 * MODIFIED_MONEY  # a replaced treasure: +1$ +1 PV
+COIN_PAIRS = 25  # (A, B) with both dice above 1, of 36: the Captain's coin
+
+_GREEDY = POLICIES["greedy"].default
+_PLANNER = POLICIES["planner"].default
+
+
+class Holding(NamedTuple):
+    """What a valuation reads of one player (real or imagined)."""
+
+    pv: int
+    money: int
+    ice: int
+    hand: tuple       # fish cards per colour
+    treasures: tuple  # per type
+
+    def plus(self, pv=0, money=0, ice=0, colour=None) -> Holding:
+        hand = self.hand
+        if colour is not None:
+            hand = hand[:colour] + (hand[colour] + 1,) + hand[colour + 1:]
+        return Holding(self.pv + pv, self.money + money, self.ice + ice, hand, self.treasures)
+
+
+def holding(t: Table, seat: int) -> Holding:
+    p = t.seats[seat]
+    return Holding(p.pv, p.money, p.ice, tuple(p.hand), tuple(p.treasures))
+
+
+def sale_gain(rules, sale) -> float:
+    """g(s) = 0.5 price + x - 0.5 cards (spec §6.1)."""
+    return 0.5 * rules.market_price(sale.combo, sale.x) + sale.x - 0.5 * COMBO_CARDS[sale.combo]
+
+
+def pick_sale(rules, options, allowed=None):
+    """The sale with the largest gain, ties to fewer wild fish, then the first: (sale, g),
+    or (None, 0.0) when no option (that ``allowed`` accepts) exists."""
+    best, best_g = None, 0.0
+    for sale in options:
+        if allowed is not None and not allowed(sale):
+            continue
+        g = sale_gain(rules, sale)
+        if best is None or g > best_g + TOL or (g > best_g - TOL and sale.wild < best.wild):
+            best, best_g = sale, g
+    return best, best_g
+
+
+@lru_cache(maxsize=1 << 16)
+def best_sale(rules, hand4: tuple, jokers: int, ice: int) -> tuple:
+    """Greedy's best sale of any combination from a hand: (sale or None, g)."""
+    return pick_sale(rules, sale_options(rules, hand4, jokers, ice, COMBOS))
+
+
+def unseen_total(unseen) -> int:
+    return sum(n for n in unseen if n > 0)
+
+
+# ================================================================ random
+
+
+class RandomPolicy:
+    """Uniform over the legal options of every decision (spec §6.1 ``random``)."""
+
+    def __init__(self, rng: Rng):
+        self.rng = rng
+
+    def _pick(self, t, seat, options):
+        return options[self.rng.below(len(options))]
+
+    captain_action = follower_choice = free_round_choice = so_fishing = _pick
+
+    def if_buy(self, t, seat, price) -> bool:
+        return self.rng.below(2) == 0
+
+    def if_keep(self, t, seat, colour, price) -> bool:
+        return self.rng.below(2) == 0
+
+    def sf_buy(self, t, seat, index) -> bool:
+        return self.rng.below(2) == 0
+
+    def sub_money(self, t, seat) -> bool:
+        return self.rng.below(2) == 1
+
+    def sale(self, t, seat, options, optional):
+        i = self.rng.below(len(options) + (1 if optional else 0))
+        return options[i] if i < len(options) else None
+
+    def use_treasures(self, t, seat, offered) -> list:
+        return [kind for kind in offered if self.rng.below(2) == 0]
+
+
+# ================================================================ greedy
+
+
+class GreedyPolicy:
+    """The one-step Phi maximiser of spec §6.1."""
+
+    def __init__(self, captain_bonus: float = _GREEDY("captain_bonus"),
+                 money_reserve: float = _GREEDY("money_reserve")):
+        self.captain_bonus = captain_bonus
+        self.money_reserve = money_reserve
+
+    # ------------------------------------------------------------ the valuation
+
+    def sale_terms(self, t: Table, h: Holding) -> tuple[float, float]:
+        """(ice term, sale term) of Phi."""
+        if t.phase == FREE and not h.treasures[T_MARKET]:
+            return -float(h.ice), 0.0
+        _, g = best_sale(t.rules, h.hand[:4], h.hand[JOKER] + h.treasures[T_JOKER], h.ice)
+        return -float(h.ice), max(0.0, g)
+
+    def phi(self, t: Table, h: Holding) -> float:
+        ice_term, sale_term = self.sale_terms(t, h)
+        value = h.pv + 0.5 * h.money + 0.5 * sum(h.hand) + ice_term + sale_term
+        for kind, n in enumerate(h.treasures):
+            if n:
+                tv = TREASURE_VALUE[kind]
+                if kind == T_4PV_FOR_4 and h.money < FOUR_PV_PRICE:
+                    tv = FOUR_PV_UNAFFORDABLE_VALUE
+                value += n * tv
+        return value
+
+    def gain(self, t, h: Holding, after: Holding) -> float:
+        return self.phi(t, after) - self.phi(t, h)
+
+    def blind_value(self, t: Table, seat: int, h: Holding) -> float:
+        """E[Phi gain] of a blind fish over the colours the player has not seen."""
+        unseen = t.unseen_fish(seat)
+        total = unseen_total(unseen)
+        if total <= 0:
+            return 0.0
+        base = self.phi(t, h)
+        acc = 0.0
+        for c, n in enumerate(unseen):
+            if n > 0:
+                acc += n * (self.phi(t, h.plus(colour=c)) - base)
+        return acc / total
+
+    def treasure_value(self, t: Table, seat: int, h: Holding) -> float:
+        """A treasure about to be gained: 1.5 while replaced, else the mean tv unseen."""
+        if t.modified:
+            return MODIFIED_VALUE
+        unseen = t.unseen_treasures(seat)
+        total = unseen_total(unseen)
+        if total <= 0:
+            return MODIFIED_VALUE
+        acc = 0.0
+        for kind, n in enumerate(unseen):
+            if n > 0:
+                tv = TREASURE_VALUE[kind]
+                if kind == T_4PV_FOR_4 and h.money < FOUR_PV_PRICE:
+                    tv = FOUR_PV_UNAFFORDABLE_VALUE
+                acc += n * tv
+        return acc / total
+
+    # ------------------------------------------------------------ sales
+
+    def sale_allowed(self, t: Table):
+        """Which sales this policy would make (None: any)."""
+        return None
+
+    def chosen_sale(self, t: Table, options) -> tuple:
+        """(sale or None, g): the sale D6 makes from ``options``; None when declined."""
+        sale, g = pick_sale(t.rules, options, self.sale_allowed(t))
+        if sale is None or g <= TOL:
+            return None, 0.0
+        return sale, g
+
+    def sale_value(self, t: Table, seat: int, h: Holding, combos: tuple) -> float:
+        """The gain of the sale this policy would make on a sale action (0 if none)."""
+        options = sale_options(t.rules, h.hand[:4], h.hand[JOKER] + h.treasures[T_JOKER],
+                               h.ice, combos)
+        if combos != COMBOS and not t.rules.sale_optional and options:
+            return pick_sale(t.rules, options)[1]  # a Fish Market sale that must be made
+        return self.chosen_sale(t, options)[1]
+
+    # ------------------------------------------------------------ what an action is worth
+
+    def display_value(self, t: Table, seat: int, h: Holding, index: int) -> float | None:
+        """Phi gain of buying display card ``index`` (None if unaffordable)."""
+        colour = t.display[index]
+        if colour is None:
+            return None
+        ice, money = t.rules.price(colour)
+        if h.ice < ice or h.money < money:
+            return None
+        return self.gain(t, h, h.plus(ice=-ice, money=-money, colour=colour))
+
+    def ice_share(self, t: Table, h: Holding, position: int, n: int) -> float:
+        """E[Phi gain] at ``position`` of an Ice Factory with ``n`` pawns."""
+        gifts = t.rules.ice_factory_gifts
+        base = self.phi(t, h)
+        acc, weights = 0.0, 0
+        for roll, w in t.rules.ice_rolls():
+            supply = t.supply
+            mine = 0
+            for q in range(1, n + 1):
+                got = min(gifts[2 * (q - 1)], supply)
+                supply -= got
+                if q == position:
+                    mine += got
+            given = 0
+            while given < roll and supply > 0:
+                if given % n + 1 == position:
+                    mine += 1
+                supply -= 1
+                given += 1
+            money = gifts[2 * (position - 1) + 1]
+            acc += w * (self.phi(t, h.plus(ice=mine, money=money)) - base)
+            weights += w
+        return acc / weights
+
+    def treasure_chance(self, t: Table, position: int) -> float:
+        """P(a treasure) at ``position`` over the 36 rolls (A, B)."""
+        rules = t.rules
+        threshold = rules.treasure_thresholds[position - 1]
+        mode = rules.treasure_roll_mode
+        hits = 0
+        for a in range(1, 7):
+            for b in range(1, 7):
+                hits += (a > threshold if mode == "die_a" else max(a, b) > threshold
+                         if mode == "max_of_two" else a + b > 2 * threshold)
+        return hits / 36.0
+
+    def action_value(self, t: Table, seat: int, h: Holding, box: int, slot: int,
+                     position: int, n_ice: int) -> float:
+        """E[Phi gain] of a pawn on (box, slot) at ``position`` (sale actions: the gain of
+        the sale made; Subvention 1; a Mutiny space its PV and $)."""
+        rules = t.rules
+        if box == IF:
+            free = min(rules.if_ice_gift[position - 1], t.supply)
+            h1 = h.plus(ice=free)
+            value = self.gain(t, h, h1)
+            price = rules.if_prices[position - 1]
+            if h1.money >= price and blind_available(t):
+                e = self.blind_value(t, seat, h1)
+                if e > 0.5 * price + TOL:
+                    value += e - 0.5 * price
+            return value
+        if box == SF:
+            if slot == NO_SLOT:
+                return self.blind_value(t, seat, h) if blind_available(t) else 0.0
+            value = self.display_value(t, seat, h, slot)
+            if value is None:
+                return 0.0
+            return value if rules.sf_buy_mandatory else max(value, 0.0)
+        if box == ICE:
+            return self.ice_share(t, h, position, n_ice)
+        if box == TR:
+            free = min(rules.treasure_ice_gift[position - 1], t.supply)
+            h1 = h.plus(ice=free)
+            value = self.gain(t, h, h1)
+            value += self.treasure_chance(t, position) * self.treasure_value(t, seat, h1)
+            if position == 1 and rules.treasure_captain_coin:
+                value += COIN_PAIRS / 36.0 * 0.5
+            return value
+        if box == FM:
+            return self.sale_value(t, seat, h, (slot,))
+        if box == SO:
+            value = self.offer_value(t, seat, h, slot)
+            return value + SO_LAST_PV if position == 5 else value
+        if box == SUB:
+            return SUB_VALUE
+        return self.mutiny_value(t, slot)
+
+    def offer_value(self, t: Table, seat: int, h: Holding, offer: int) -> float:
+        if offer == SO_2PV:
+            if h.money < SO_2PV_PRICE:
+                return 0.0
+            return self.gain(t, h, h.plus(pv=SO_2PV_GAIN, money=-SO_2PV_PRICE))
+        if offer == SO_FISHING:
+            best = self.best_display(t, seat, h)[1]
+            blind = self.blind_value(t, seat, h) if blind_available(t) else 0.0
+            return blind if best is None or blind > best + TOL else best
+        if offer == SO_ICE:
+            return self.gain(t, h, h.plus(ice=1)) if t.supply > 0 else 0.0
+        if offer == SO_TREASURE:
+            return self.treasure_value(t, seat, h)
+        assert offer == SO_MARKET
+        return self.sale_value(t, seat, h, COMBOS)
+
+    def best_display(self, t: Table, seat: int, h: Holding) -> tuple:
+        """(index, gain) of the best affordable, unreserved display card; ties to the lowest."""
+        best, best_v = None, None
+        taken = reserved(t)
+        for i in range(len(t.display)):
+            if i in taken:
+                continue
+            v = self.display_value(t, seat, h, i)
+            if v is not None and (best_v is None or v > best_v + TOL):
+                best, best_v = i, v
+        return best, best_v
+
+    def mutiny_value(self, t: Table, m: int) -> float:
+        money = MUTINY_ZERO_MONEY if m == 0 else -m
+        return t.rules.mutiny_pv[m] + 0.5 * money
+
+    def bonus(self, t: Table) -> float:
+        return 0.0 if t.phase == LAST_CAPTAIN else self.captain_bonus
+
+    def scan(self, options, values) -> tuple:
+        """The first option of the largest value (strictly better by more than TOL)."""
+        best, best_v = None, None
+        for option, v in zip(options, values, strict=True):
+            if best is None or v > best_v + TOL:
+                best, best_v = option, v
+        return best
+
+    def value_of(self, t, seat, box, slot, n_ice, h=None) -> float:
+        h = holding(t, seat) if h is None else h
+        position = len(t.in_box(box)) + 1
+        return self.action_value(t, seat, h, box, slot, position, n_ice)
+
+    # ------------------------------------------------------------ D1, D2, D9
+
+    def captain_action(self, t: Table, seat: int, options: list):
+        h = holding(t, seat)
+        values = [self.action_value(t, seat, h, box, slot, 1, t.players)
+                  for box, slot in options]
+        return self.scan(options, values)
+
+    def still_to_place(self, t: Table) -> int:
+        return t.players - len(t.pawns) - 1
+
+    def follower_choice(self, t: Table, seat: int, options: list):
+        h = holding(t, seat)
+        values = []
+        for box, slot in options:
+            n_ice = len(t.in_box(box)) + 1 + self.still_to_place(t)
+            v = self.value_of(t, seat, box, slot, n_ice, h)
+            values.append(v + self.bonus(t) if box == MUT else v)
+        return self.scan(options, values)
+
+    def free_round_choice(self, t: Table, seat: int, options: list):
+        h = holding(t, seat)
+        values = [self.value_of(t, seat, box, slot,
+                                len(t.in_box(box)) + 1 + self.still_to_place(t), h)
+                  for box, slot in options]
+        return self.scan(options, values)
+
+    # ------------------------------------------------------------ D3-D8
+
+    def if_buy(self, t, seat, price) -> bool:
+        return self.blind_value(t, seat, holding(t, seat)) > 0.5 * price + TOL
+
+    def if_keep(self, t, seat, colour, price) -> bool:
+        h = holding(t, seat)
+        return self.gain(t, h, h.plus(colour=colour)) > 0.5 * price + TOL
+
+    def sf_buy(self, t, seat, index) -> bool:
+        v = self.display_value(t, seat, holding(t, seat), index)
+        return v is not None and v > TOL
+
+    def sub_money(self, t, seat) -> bool:
+        p = t.seats[seat]
+        return p.money == 0 or (p.money < 2 and p.treasures[T_4PV_FOR_4] > 0)
+
+    def sale(self, t, seat, options, optional):
+        if not optional:
+            return pick_sale(t.rules, options)[0]
+        return self.chosen_sale(t, options)[0]
+
+    def so_fishing(self, t, seat, options):
+        h = holding(t, seat)
+        best, best_v = None, None
+        for i in options:
+            if i == BLIND:
+                continue
+            v = self.display_value(t, seat, h, i)
+            if best_v is None or v > best_v + TOL:
+                best, best_v = i, v
+        blind = self.blind_value(t, seat, h) if blind_available(t) else 0.0
+        return BLIND if best is None or blind > best_v + TOL else best
+
+    def use_treasures(self, t, seat, offered) -> list:
+        """T_ICE when the icons in hand exceed the ice (not in the free round), T_MARKET
+        for a sale worth 1, T_4PV_FOR_4 with the reserve, simple ones always; read once."""
+        p = t.seats[seat]
+        rules = t.rules
+        use = []
+        if T_ICE in offered and t.phase != FREE:
+            icons = sum(p.hand[c] * rules.icons(c) for c in range(5)) + \
+                p.treasures[T_JOKER] * rules.icons(JOKER)
+            if min(rules.market_ice_cap, icons) > p.ice:
+                use.append(T_ICE)
+        if T_MARKET in offered:
+            h = holding(t, seat)
+            if self.sale_value(t, seat, h, COMBOS) >= 1.0 - TOL:
+                use.append(T_MARKET)
+        if T_4PV_FOR_4 in offered and p.money >= FOUR_PV_PRICE + self.money_reserve:
+            use.append(T_4PV_FOR_4)
+        use += [kind for kind in offered if kind not in (T_ICE, T_MARKET, T_4PV_FOR_4)]
+        return use
+
+
+# ================================================================ planner
+
+
+class PlannerPolicy(GreedyPolicy):
+    """Greedy with Captain denial, mutiny timing, a sale floor and an ice target (§6.1)."""
+
+    def __init__(self, lam: float = _PLANNER("lam"),
+                 captain_bonus: float = _PLANNER("captain_bonus"),
+                 captain_bonus_late: float = _PLANNER("captain_bonus_late"),
+                 margin: float = _PLANNER("margin"), sell_floor: float = _PLANNER("sell_floor"),
+                 ice_target_slack: float = _PLANNER("ice_target_slack"),
+                 money_reserve: float = _PLANNER("money_reserve")):
+        super().__init__(captain_bonus, money_reserve)
+        self.lam = lam
+        self.captain_bonus_late = captain_bonus_late
+        self.margin = margin
+        self.sell_floor = sell_floor
+        self.ice_target_slack = ice_target_slack
+
+    def sale_terms(self, t: Table, h: Holding) -> tuple[float, float]:
+        """0.75 min(ice, T) - max(0, ice - T) and the best sale gain less its ice, with
+        T = min(cap, icons in hand) + slack (at least 0)."""
+        if t.phase == FREE and not h.treasures[T_MARKET]:
+            return -float(h.ice), 0.0
+        rules = t.rules
+        jokers = h.hand[JOKER] + h.treasures[T_JOKER]
+        sale, g = best_sale(rules, h.hand[:4], jokers, h.ice)
+        icons = sum(h.hand[c] * rules.icons(c) for c in range(4)) + jokers * rules.icons(JOKER)
+        target = max(0, min(rules.market_ice_cap, icons) + int(self.ice_target_slack))
+        ice_term = 0.75 * min(h.ice, target) - max(0, h.ice - target)
+        if sale is None or g <= 0.0:
+            return ice_term, 0.0
+        return ice_term, g - sale.x
+
+    def sale_allowed(self, t: Table):
+        if t.phase != NORMAL:
+            return None
+        rules = t.rules
+        return lambda s: rules.market_price(s.combo, s.x) >= self.sell_floor or s.x >= 2
+
+    def bonus(self, t: Table) -> float:
+        if t.phase == LAST_CAPTAIN:
+            return 0.0
+        if t.marker <= t.rules.num_mutinies - 2:
+            return self.captain_bonus
+        return self.captain_bonus_late
+
+    def captain_action(self, t: Table, seat: int, options: list):
+        P = t.players
+        h = holding(t, seat)
+        followers = [(seat + i) % P for i in range(1, P)]
+        held = [holding(t, f) for f in followers]
+        values = []
+        for box, slot in options:
+            own = self.action_value(t, seat, h, box, slot, 1, P)
+            denied = 0.0
+            for i, (f, hf) in enumerate(zip(followers, held, strict=True)):
+                slots = [s for s in join_slots(t, box, i + 2) if s == NO_SLOT or s != slot]
+                best = None
+                for s in slots:
+                    v = self.action_value(t, f, hf, box, s, i + 2, P)
+                    if best is None or v > best + TOL:
+                        best = v
+                if best is not None:
+                    denied += max(0.0, best - SUB_VALUE)
+            values.append(own - self.lam * (denied / len(followers)))
+        return self.scan(options, values)
+
+    def follower_choice(self, t: Table, seat: int, options: list):
+        h = holding(t, seat)
+        join, join_v, mut, mut_v = None, None, None, None
+        for box, slot in options:
+            if box == SUB:
+                continue
+            n_ice = len(t.in_box(box)) + 1 + self.still_to_place(t)
+            v = self.value_of(t, seat, box, slot, n_ice, h)
+            if box == MUT:
+                if mut is None or v > mut_v + TOL:
+                    mut, mut_v = (box, slot), v
+            elif join is None or v > join_v + TOL:
+                join, join_v = (box, slot), v
+        rival = SUB_VALUE if join is None else max(join_v, SUB_VALUE)
+        if mut is not None and mut_v + self.bonus(t) >= rival + self.margin - TOL:
+            return mut
+        if join is not None and join_v >= SUB_VALUE - TOL:
+            return join
+        return (SUB, NO_SLOT)
+
+
+# ================================================================ building them
+
+
+def build(policy, rng: Rng):
+    """The reference decision maker for a declared ``Policy`` (engines._game.Policy)."""
+    return BUILDERS[policy.name](policy, rng)
+
+
+# policy name -> its decision maker, from the declared parameters and the seat's stream
+BUILDERS = {
+    "random": lambda policy, rng: RandomPolicy(rng),
+    "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
+    "planner": lambda policy, rng: PlannerPolicy(**policy.params()),
+}
+
+__all__ = ["CAPTAIN_BOXES", "GreedyPolicy", "PlannerPolicy", "RandomPolicy", "build"]
