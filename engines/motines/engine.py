@@ -34,9 +34,9 @@ chance, the planner's denial term) are done in float64 in the order of
 the reference's bit for bit. A sale's gain ``0.5 price + x - 0.5 cards`` is
 kept doubled (``g2``, an integer). The best sale of each combination (and of
 all six) for a hand depends on colour counts, wild fish and ice only up to 4
-each (a sale uses at most 4 cards and 4 ice), so it is memoised per block in
-a table of 5**6 entries per combination (``combo_entry``, ``best_all``),
-filled on first use.
+each (a sale uses at most 4 cards and 4 ice), so it is cached per block, with
+its number of options, in a small direct-mapped table keyed by combination
+and hand (``memo_combo``, ``memo_all``; a collision only recomputes).
 """
 
 from __future__ import annotations
@@ -121,6 +121,14 @@ PN_POS = 3
 PN_DONE = 4
 PN_SIZE = 5
 
+# ---------------------------------------------------------------- the sale cache
+MEMO_N = 5 ** 6            # hand keys (memo_key)
+FULL_BITS = 17             # a cached word: combination (6: all) x MEMO_N + hand key ...
+FULL_MASK = (1 << FULL_BITS) - 1
+BEST_MASK = (1 << 30) - 1  # ... then the best sale (30 bits) and the number of options
+CACHE_N = 8192
+CACHE_MASK = CACHE_N - 1
+
 # ---------------------------------------------------------------- the game state (copyable)
 S_P = 0
 S_SUPPLY = 1               # ice in the supply
@@ -147,7 +155,8 @@ S_CHOICES = 24             # 6: rounds in which the Captain chose each action
 S_TDISC = 30               # 7: used treasures per type
 S_DISC_CNT = 37            # 5: the fish discard per colour
 S_BOX_N = 42               # 8: pawns in each box this round
-S_PAWN = 50                # MAX_P pawns, placement order
+S_TAKEN = 50               # 8: each box's slots taken this round, bit slot + 1
+S_PAWN = 58                # MAX_P pawns, placement order
 S_PLAYER = S_PAWN + MAX_P * PN_SIZE
 S_DISPLAY = S_PLAYER + MAX_P * PL_SIZE
 S_IFP = S_DISPLAY + MAX_DISPLAY
@@ -173,9 +182,8 @@ S_USE = S_OFFER + 160                 # 160: treasures to use
 S_SALE = S_USE + 160                  # 7: a sale (combo, r, b, p, y, j, x)
 S_UNSEEN = S_SALE + 8                 # 7: unseen fish or treasures
 S_FBASE = S_UNSEEN + 8                # 5: followers' Phi (planner D1)
-S_MEMO = S_FBASE + 8                  # 7 x MEMO_N: best sale per combination, then of all
-MEMO_N = 5 ** 6
-S_SIZE = S_MEMO + 7 * MEMO_N
+S_CACHE = S_FBASE + 8                 # CACHE_N: best sales, direct-mapped (memo_look)
+S_SIZE = S_CACHE + CACHE_N
 
 # ---------------------------------------------------------------- the policies' floats
 F_CHANCE = 0               # 5: P(a treasure) at positions 1-5
@@ -479,15 +487,17 @@ def makes(kind, r, b, p, y, j):
 
 @njit(cache=True, inline="always")
 def _pack(found, g2, x, w, r, b, p, y, combo):
+    """A sale in 30 bits (0: none): found, x, wild, red, blue, purple, yellow, combination,
+    g2 + 16 (g2 = twice the gain, -4 .. 105)."""
     if not found:
         return 0
     return (1 | (x << 1) | (w << 4) | (r << 7) | (b << 10) | (p << 13) | (y << 16)
-            | (combo << 19) | ((g2 + 1024) << 22))
+            | (combo << 19) | ((g2 + 16) << 22))
 
 
 @njit(cache=True, inline="always")
 def e_g2(e):
-    return (e >> 22) - 1024
+    return (e >> 22) - 16
 
 
 @njit(cache=True, inline="always")
@@ -503,7 +513,8 @@ def e_w(e):
 @njit(cache=True)
 def combo_pick(s, combo, h0, h1, h2, h3, jk, ice, filt, floor):
     """policies.pick_sale over the options of one combination (those the planner's sale
-    floor allows when ``filt``): the packed best (0 when there is none). Gains doubled."""
+    floor allows when ``filt``): the packed best (0 when there is none; gains doubled),
+    and the number of options (all of them)."""
     n = COMBO_CARDS[combo]
     kind = COMBO_KIND[combo]
     cap = s[S_RULES + R.market_ice_cap]
@@ -515,6 +526,7 @@ def combo_pick(s, combo, h0, h1, h2, h3, jk, ice, filt, floor):
     best = 0
     bg2 = 0
     bw = 0
+    count = 0
     for r in range(min(n, h0) + 1):
         for b in range(min(n - r, h1) + 1):
             for p in range(min(n - r - b, h2) + 1):
@@ -523,6 +535,7 @@ def combo_pick(s, combo, h0, h1, h2, h3, jk, ice, filt, floor):
                     if j > jk or not makes(kind, r, b, p, y, j):
                         continue
                     top = min(cap, r * i0 + b * i1 + p * i2 + y * i3 + j * i4, ice)
+                    count += top + 1
                     for x in range(top + 1):
                         price = market_price(s, combo, x)
                         if filt and not (price >= floor or x >= 2):
@@ -532,25 +545,52 @@ def combo_pick(s, combo, h0, h1, h2, h3, jk, ice, filt, floor):
                             best = _pack(True, g2, x, j, r, b, p, y, combo)
                             bg2 = g2
                             bw = j
-    return best
+    return best, count
 
 
 @njit(cache=True, inline="always")
 def memo_key(h0, h1, h2, h3, jk, ice):
+    """A hand's key: its sale options depend on each count, the wild fish and the ice only
+    up to 4 (a sale uses at most 4 cards and 4 ice)."""
     return (((((min(h0, 4) * 5 + min(h1, 4)) * 5 + min(h2, 4)) * 5 + min(h3, 4)) * 5
              + min(jk, 4)) * 5 + min(ice, 4))
 
 
+@njit(cache=True, inline="always")
+def _unkey(key):
+    """The clamped counts (h0, h1, h2, h3, jokers, ice) of a hand key."""
+    ice = key % 5
+    key //= 5
+    jk = key % 5
+    key //= 5
+    h3 = key % 5
+    key //= 5
+    h2 = key % 5
+    key //= 5
+    return key // 5, key % 5, h2, h3, jk, ice
+
+
+@njit(cache=True, inline="always")
+def memo_look(s, full):
+    """The cached payload of ``full`` = combination (6: all) x MEMO_N + hand key, or -1."""
+    w = s[S_CACHE + (full & CACHE_MASK)]
+    if w >= 0 and (w & FULL_MASK) == full:
+        return w >> FULL_BITS
+    return -1
+
+
 @njit(cache=True)
-def combo_entry(s, combo, h0, h1, h2, h3, jk, ice):
-    """The (memoised) unfiltered best sale of one combination."""
-    at = S_MEMO + combo * MEMO_N + memo_key(h0, h1, h2, h3, jk, ice)
-    e = s[at]
-    if e < 0:
-        e = combo_pick(s, combo, min(h0, 4), min(h1, 4), min(h2, 4), min(h3, 4), min(jk, 4),
-                       min(ice, 4), False, 0.0)
-        s[at] = e
-    return e
+def memo_combo(s, combo, key):
+    """The unfiltered best sale of one combination for a hand key, and its number of
+    options: best | count << 30 (cached)."""
+    full = combo * MEMO_N + key
+    payload = memo_look(s, full)
+    if payload < 0:
+        h0, h1, h2, h3, jk, ice = _unkey(key)
+        best, count = combo_pick(s, combo, h0, h1, h2, h3, jk, ice, False, 0.0)
+        payload = best | (count << 30)
+        s[S_CACHE + (full & CACHE_MASK)] = full | (payload << FULL_BITS)
+    return payload
 
 
 @njit(cache=True, inline="always")
@@ -566,41 +606,60 @@ def better(e, best):
 
 
 @njit(cache=True)
-def best_all(s, h0, h1, h2, h3, jk, ice):
-    """The (memoised) unfiltered best sale of any combination (policies.best_sale)."""
-    at = S_MEMO + 6 * MEMO_N + memo_key(h0, h1, h2, h3, jk, ice)
-    e = s[at]
-    if e < 0:
+def memo_all(s, key):
+    """The unfiltered best sale of any combination (policies.best_sale) for a hand key,
+    and the number of options: best | count << 30 (cached)."""
+    full = 6 * MEMO_N + key
+    payload = memo_look(s, full)
+    if payload < 0:
         e = 0
+        count = 0
         for combo in range(6):
-            c = combo_entry(s, combo, h0, h1, h2, h3, jk, ice)
+            c = memo_combo(s, combo, key)
+            count += c >> 30
+            c &= BEST_MASK
             if better(c, e):
                 e = c
-        s[at] = e
-    return e
+        payload = e | (count << 30)
+        s[S_CACHE + (full & CACHE_MASK)] = full | (payload << FULL_BITS)
+    return payload
+
+
+@njit(cache=True)
+def hand_key(s, seat):
+    pb = _pl(seat)
+    return memo_key(s[pb + PL_HAND], s[pb + PL_HAND + 1], s[pb + PL_HAND + 2],
+                    s[pb + PL_HAND + 3], s[pb + PL_HAND + 4] + s[pb + PL_TR + T_JOKER],
+                    s[pb + PL_ICE])
+
+
+@njit(cache=True)
+def memo_of(s, seat, lo, hi):
+    """The cached payload of combinations lo..lo+1 or all six for the seat's hand."""
+    key = hand_key(s, seat)
+    if hi - lo == 6:
+        return memo_all(s, key)
+    return memo_combo(s, lo, key)
 
 
 @njit(cache=True)
 def best_of(s, seat, lo, hi, filt, floor):
     """The best sale of combinations lo..hi-1 from the seat's hand (0 when none)."""
-    pb = _pl(seat)
-    h0 = s[pb + PL_HAND]
-    h1 = s[pb + PL_HAND + 1]
-    h2 = s[pb + PL_HAND + 2]
-    h3 = s[pb + PL_HAND + 3]
-    jk = s[pb + PL_HAND + 4] + s[pb + PL_TR + T_JOKER]
-    ice = s[pb + PL_ICE]
     if not filt:
-        if hi - lo == 6:
-            return best_all(s, h0, h1, h2, h3, jk, ice)
-        return combo_entry(s, lo, h0, h1, h2, h3, jk, ice)
+        return memo_of(s, seat, lo, hi) & BEST_MASK
+    h0, h1, h2, h3, jk, ice = _unkey(hand_key(s, seat))
     e = 0
     for combo in range(lo, hi):
-        c = combo_pick(s, combo, min(h0, 4), min(h1, 4), min(h2, 4), min(h3, 4), min(jk, 4),
-                       min(ice, 4), True, floor)
+        c, _ = combo_pick(s, combo, h0, h1, h2, h3, jk, ice, True, floor)
         if better(c, e):
             e = c
     return e
+
+
+@njit(cache=True)
+def sale_count(s, seat, lo, hi):
+    """The number of sale options of combinations lo..hi-1 (lo..lo+1 or all six)."""
+    return memo_of(s, seat, lo, hi) >> 30
 
 
 @njit(cache=True)
@@ -688,7 +747,7 @@ def offer_sale(s, pol, rng, seat, lo, hi, optional):
     """D6 (reference.offer_sale): the seat sells one of combinations lo..hi-1, or not."""
     code = s[S_CODE + seat]
     if code == RANDOM:
-        n = sale_nth(s, seat, lo, hi, -1)
+        n = sale_count(s, seat, lo, hi)
         if n == 0:
             return False
         if n == 1 and not optional:
@@ -758,7 +817,11 @@ def phi_q(s, ps, seat, dpv, dmoney, dice, colour):
         q -= 4 * ice
     else:
         jk = h4 + s[pb + PL_TR + T_JOKER]
-        e = best_all(s, h0, h1, h2, h3, jk, ice)
+        key = memo_key(h0, h1, h2, h3, jk, ice)
+        e = memo_look(s, 6 * MEMO_N + key)
+        if e < 0:
+            e = memo_all(s, key)
+        e &= BEST_MASK
         if s[S_CODE + ps] == PLANNER:
             icons = (h0 * s[S_ICONS] + h1 * s[S_ICONS + 1] + h2 * s[S_ICONS + 2]
                      + h3 * s[S_ICONS + 3] + jk * s[S_ICONS + 4])
@@ -770,13 +833,10 @@ def phi_q(s, ps, seat, dpv, dmoney, dice, colour):
             q -= 4 * ice
             if e != 0 and e_g2(e) > 0:
                 q += 2 * e_g2(e)
-    for kind in range(7):
-        n = s[pb + PL_TR + kind]
-        if n:
-            if kind == T_4PV_FOR_4 and money < FOUR_PV_PRICE:
-                q += n * FOUR_PV_LOW_Q
-            else:
-                q += n * TV_Q[kind]
+    tr = pb + PL_TR
+    q += (3 * s[tr + T_JOKER] + 3 * s[tr + T_FISH] + 4 * s[tr + T_MARKET] + 8 * s[tr + T_2PV]
+          + 4 * s[tr + T_2MONEY])
+    q += s[tr + T_4PV_FOR_4] * (FOUR_PV_LOW_Q if money < FOUR_PV_PRICE else TV_Q[T_4PV_FOR_4])
     return q
 
 
@@ -853,6 +913,8 @@ def ice_share(s, ps, seat, base, position, n):
     money = s[g + 2 * (position - 1) + 1]
     acc = 0
     weights = 0
+    last_mine = -1
+    qv = 0
     lo = 3 if mode == 0 else 2
     hi = 8 if mode == 0 else (7 if mode == 1 else 12)
     for roll in range(lo, hi + 1):
@@ -870,7 +932,10 @@ def ice_share(s, ps, seat, base, position, n):
                 mine += 1
             supply -= 1
             given += 1
-        acc += w * (phi_q(s, ps, seat, 0, money, mine, -1) - base)
+        if mine != last_mine:  # the same ice, the same Phi
+            qv = phi_q(s, ps, seat, 0, money, mine, -1)
+            last_mine = mine
+        acc += w * (qv - base)
         weights += w
     return (acc * 0.25) / weights
 
@@ -991,13 +1056,9 @@ def mutiny_value(s, m):
 # ================================================================ option lists (D1, D2, D9)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def taken(s, box, slot):
-    for i in range(s[S_NPAWNS]):
-        pn = _pn(i)
-        if s[pn + PN_BOX] == box and s[pn + PN_SLOT] == slot:
-            return True
-    return False
+    return (s[S_TAKEN + box] >> (slot + 1)) & 1 != 0
 
 
 @njit(cache=True)
@@ -1087,6 +1148,7 @@ def place(s, seat, box, slot):
     s[pn + PN_POS] = s[S_BOX_N + box] + 1
     s[pn + PN_DONE] = 0
     s[S_BOX_N + box] += 1
+    s[S_TAKEN + box] |= 1 << (slot + 1)
     s[S_NPAWNS] += 1
 
 
@@ -1392,10 +1454,16 @@ def decide_treasures(s, pol, rng, seat, n_off):
 def window(s, pol, rng, seat):
     """A treasure-use window: simple treasures first (when auto-used), then D8."""
     pb = _pl(seat)
-    if s[S_RULES + R.auto_use_simple_treasures] != 0:
+    auto = s[S_RULES + R.auto_use_simple_treasures] != 0
+    simple = s[pb + PL_TR + T_FISH] + s[pb + PL_TR + T_2PV] + s[pb + PL_TR + T_2MONEY]
+    if auto and simple:
         for kind in (T_FISH, T_2PV, T_2MONEY):
             while s[pb + PL_TR + kind] > 0:
                 use_treasure(s, pol, rng, seat, kind)
+    if s[pb + PL_TR + T_ICE] + s[pb + PL_TR + T_MARKET] + s[pb + PL_TR + T_4PV_FOR_4] == 0 and (
+            auto or s[pb + PL_TR + T_FISH] + s[pb + PL_TR + T_2PV] + s[pb + PL_TR + T_2MONEY]
+            == 0):
+        return  # nothing usable (a shortcut of the loop below)
     n_off = 0
     for kind in (T_ICE, T_MARKET, T_4PV_FOR_4, T_FISH, T_2PV, T_2MONEY):
         if usable(s, seat, kind):
@@ -1646,6 +1714,7 @@ def new_round(s):
     s[S_NPAWNS] = 0
     for b in range(8):
         s[S_BOX_N + b] = 0
+        s[S_TAKEN + b] = 0
 
 
 @njit(cache=True)
@@ -1882,8 +1951,8 @@ def setup_block(ints, floats, g, f, pol, P, cap):
                 if found:
                     hits += 1
         floats[F_CHANCE + k] = hits / 36.0
-    for i in range(7 * MEMO_N):
-        s[S_MEMO + i] = -1
+    for i in range(CACHE_N):
+        s[S_CACHE + i] = -1
 
 
 def sizes(g: np.ndarray, players: int, cap: int) -> tuple[int, int]:
