@@ -4,14 +4,17 @@ A whole game lives in ONE int64 buffer ``s``: the game state proper at the
 offsets ``S_*`` below ``S_GAME_END`` (scalars, the players' blocks at
 ``S_PLAYER``, this round's pawns, the display, the Indiscriminate pile, the
 shoal, the fish discard and the treasure deck), so that a look-ahead policy
-(a future ``rollout``) can copy ``s[0:S_GAME_END]`` and play on from the copy.
+(a future ``rollout``) can copy it and play on from the copy: every step
+reads and writes only through ``s`` at these offsets, so a second area of the
+same layout (``sizes`` returning twice the words, the block's tables copied
+too, ``S_CODE`` set to greedy for the playouts) runs with the same functions.
 After it come what is the same for every game of a block and is set by
 ``setup_block``: the rules vector (``R = Rules.slots()``, read as
 ``s[S_RULES + R.<option>]``), the icons per colour, the gifts in ascending
-PV, each seat's policy code and ice-target slack, and the memo of best sales;
-then the scratch lists (decision options, offered treasures, a sale). The
-policies' floats (each option's value, the treasure chances per position)
-live in the float buffer ``fb`` at ``F_*``.
+PV, each seat's policy code and ice-target slack; then the scratch lists
+(decision options, offered treasures, a sale) and the cache of best sales.
+The one float table, the chance of a treasure at each position, is in the
+float buffer ``fb`` at ``F_CHANCE``.
 
 Replay contract (``reference.py`` and ``policies.py`` docstrings): the world
 stream (rng words 0-3) shuffles the fish deck and then the treasure deck at
@@ -424,8 +427,8 @@ def gifts_inner(s, rng, seat, before, after):
         if once and s[pb + PL_GIFT + kind] != 0:
             continue
         s[pb + PL_GIFT + kind] = 1
-        # a further rise would need the treasure gift's PV in (after, after + 1] after it
-        # brought this rise from below itself: impossible, so nothing nests deeper
+        # the treasure gift, the only gift that raises PV, brought this rise from the end
+        # of the outer one, at or above its own PV: it cannot fire here, nothing nests deeper
         gift_effect(s, rng, seat, kind)
 
 
@@ -1010,7 +1013,7 @@ def action_value(s, fb, pol, ps, seat, base, box, slot, position, n_ice):
     rr = S_RULES
     if box == IF:
         free = min(s[rr + R.if_ice_gift + position - 1], s[S_SUPPLY])
-        q1 = phi_q(s, ps, seat, 0, 0, free, -1)
+        q1 = base if free == 0 else phi_q(s, ps, seat, 0, 0, free, -1)
         value = (q1 - base) * 0.25
         price = s[rr + R.if_prices + position - 1]
         if s[_pl(seat) + PL_MONEY] >= price and blind_available(s):
@@ -1031,7 +1034,7 @@ def action_value(s, fb, pol, ps, seat, base, box, slot, position, n_ice):
         return ice_share(s, ps, seat, base, position, n_ice)
     if box == TR:
         free = min(s[rr + R.treasure_ice_gift + position - 1], s[S_SUPPLY])
-        q1 = phi_q(s, ps, seat, 0, 0, free, -1)
+        q1 = base if free == 0 else phi_q(s, ps, seat, 0, 0, free, -1)
         value = (q1 - base) * 0.25
         value += fb[F_CHANCE + position - 1] * treasure_value(s, seat, s[_pl(seat) + PL_MONEY])
         if position == 1 and s[rr + R.treasure_captain_coin] != 0:
