@@ -36,6 +36,17 @@ POLICIES = {
         Param("ice_target_slack", 0, "ice kept above the icons in hand", -4, 8, integer=True),
         _RESERVE,
     )),
+    "rollout": PolicySpec("rollout", 3, "flat Monte Carlo over the Captain's, followers' and "
+                          "free-round choices: the `width` options greedy values most, each "
+                          "played to the end `samples` times by greedy players on re-dealt "
+                          "hidden cards (the same re-deals for every option); otherwise "
+                          "greedy; slow", (
+        Param("samples", 8, "playouts per option", 1, 256, integer=True),
+        Param("width", 6, "options played out (greedy's best; the rest are never chosen)", 1,
+              40, integer=True),
+        Param("score_weight", 0.02, "worth of one PV of lead over the best other player in a "
+              "playout, next to a win (1)", 0, 1),
+    ), slow=True),
 }
 
 _PER_SEAT = (
