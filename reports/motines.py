@@ -15,6 +15,8 @@ from __future__ import annotations
 from engines import get_game
 from reports._runs import RunSpec, grid
 from reports.page import Answers, GamePage
+from reports.sections.matchup import Matchup
+from reports.sections.matchup import plan as matchup_plan
 from reports.sections.scores import Scores
 from reports.sections.seats import SeatAdvantage, Setting, order_long, order_verdicts
 from reports.sections.variants import Comparison, Variants, presets_table
@@ -34,17 +36,24 @@ SEED = 1                          # one seed for every run: common random number
 # path plays well over 100k random and about 30k greedy 4-player games/s on 2 threads.
 GAMES = 100_000
 MARGIN = 0.02                     # "balanced" = every seat within ±2 pp of 1/P
+STRONG = "rollout"                # the stronger policy, one seat among greedy seats, rotated
+STRONG_PARAMS = ""                # e.g. ":samples=4" (tests make it quick)
+STRONG_PLAYERS = 4
+STRONG_GAMES = 2_000              # rollout is slow: these games in all, split over the seats
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
-    """Seat runs (both presets x both policies x 3-5 players), then the other variants at 4
-    players under greedy; counts scaled (at least two games, so paired variances exist)."""
+    """Seat runs (both presets x both policies x 3-5 players), the other variants at 4
+    players under greedy, and one rollout seat among greedy seats in every seat; counts
+    scaled (at least two games, so paired variances exist)."""
     info = get_game(GAME)
     return (grid(info, SEAT_PRESETS, POLICIES, PLAYER_COUNTS, GAMES, SEED, scale, least=2,
                  label="{preset}, {policy}, {players} players")
             + grid(info, [v for v in VARIANTS if v not in SEAT_PRESETS], (VARIANT_POLICY,),
                    (VARIANT_PLAYERS,), GAMES, SEED, scale, least=2,
-                   label="{preset}, {policy}, {players} players"))
+                   label="{preset}, {policy}, {players} players")
+            + matchup_plan(info, BASE, STRONG + STRONG_PARAMS, VARIANT_POLICY, STRONG_PLAYERS,
+                           STRONG_GAMES, SEED, scale))
 
 
 # ================================================================ the words
@@ -151,6 +160,10 @@ def reading(answers: Answers) -> list[str]:
         out.append("Score spread (SD of final PV) moves significantly under "
                    + join_words(moved) + ".")
 
+    m = answers["matchup"]
+    out.append(f"The stronger policy: {m.verdict_text} ({m.focal} seats score "
+               f"{m.lead.estimate:+.2f} PV [{m.lead.low:+.2f}, {m.lead.high:+.2f}] against the "
+               f"{m.field} seats' mean).")
     part = [x for x in answers["scores"] if x.preset == BASE]
     if part:
         out.append("Standard rules: winners average " + ", ".join(
@@ -181,7 +194,8 @@ PAGE = GamePage(
             value_label="seat {}",
             csv={"seats": order_long, "seat_verdicts": order_verdicts}),
         Variants(base=BASE, players=VARIANT_PLAYERS, policy=VARIANT_POLICY),
-        Scores(presets=(BASE,), unit="PV"),
+        Matchup(focal=STRONG, field=VARIANT_POLICY, players=STRONG_PLAYERS),
+        Scores(presets=(BASE,), policies=POLICIES, unit="PV"),
     ),
     reading=reading,
     how_to_read=how_to_read,
