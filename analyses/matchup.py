@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from analyses._text import text_table
 from analyses.stats import CONFIDENCE, Interval, mean_interval, share_interval
 
 STRONGER, WEAKER, UNSHOWN = "stronger", "weaker", "not shown to differ"
@@ -61,6 +62,32 @@ class MatchupAnswer:
     def gap(self) -> Interval:
         f = self.fair
         return Interval(self.share.estimate - f, self.share.low - f, self.share.high - f)
+
+    def rows(self) -> pd.DataFrame:
+        """The per-seat rows and the pooled row ('all')."""
+        pooled = {"seat": "all", "games": self.games, "share": self.share.estimate,
+                  "low": self.share.low, "high": self.share.high, "lead": self.lead.estimate,
+                  "lead_low": self.lead.low, "lead_high": self.lead.high}
+        return pd.concat([self.table.astype({"seat": object}), pd.DataFrame([pooled])],
+                         ignore_index=True)
+
+    def to_csv(self) -> str:
+        return self.rows().assign(focal=self.focal, field=self.field, players=self.players,
+                                  fair=self.fair).to_csv(index=False)
+
+    def render_text(self) -> str:
+        rows = [[str(r["seat"]), f"{int(r['games']):,}", f"{r['share']:.2%}",
+                 f"[{r['low']:.2%}, {r['high']:.2%}]", f"{r['lead']:+.2f}",
+                 f"[{r['lead_low']:+.2f}, {r['lead_high']:+.2f}]"]
+                for _, r in self.rows().iterrows()]
+        return "\n".join([
+            f"Head to head: one {self.focal} seat among {self.players - 1} {self.field} seats, "
+            f"in every seat (fair share 1/{self.players} = {self.fair:.1%}; ties count 1/k)",
+            text_table([f"{self.focal} seat", "games", "win share", "95% CI", "score lead",
+                        "95% CI"], rows),
+            "",
+            f"Verdict: {self.verdict_text}.",
+            f"Method: {self.method}"])
 
     def to_json(self) -> dict:
         return {"players": self.players, "focal": self.focal, "field": self.field,

@@ -65,13 +65,7 @@ class Matchup(Section):
                                    focal, field)
 
     def tables(self, answer: MatchupAnswer) -> dict[str, pd.DataFrame]:
-        pooled = {"seat": "all", "games": answer.games, "share": answer.share.estimate,
-                  "low": answer.share.low, "high": answer.share.high,
-                  "lead": answer.lead.estimate, "lead_low": answer.lead.low,
-                  "lead_high": answer.lead.high}
-        frame = pd.concat([answer.table.astype({"seat": object}), pd.DataFrame([pooled])],
-                          ignore_index=True)
-        return {"matchup": frame.assign(focal=answer.focal, field=answer.field,
+        return {"matchup": answer.rows().assign(focal=answer.focal, field=answer.field,
                                         players=answer.players, fair=answer.fair)}
 
     def write(self, page, answer: MatchupAnswer) -> None:
