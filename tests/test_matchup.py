@@ -65,7 +65,7 @@ def test_verdicts_follow_the_interval():
     assert "rollout is stronger than greedy" in strong.verdict_text
     weak = matchup(fake_runs(rng, [0.1] * 4, 2000), 4, "random", "greedy")
     assert weak.verdict == WEAKER and weak.share.high < 0.25
-    even = matchup(fake_runs(np.random.default_rng(4), [0.25] * 4, 300), 4, "a", "b")
+    even = matchup(fake_runs(np.random.default_rng(0), [0.25] * 4, 300), 4, "a", "b")
     assert even.verdict == UNSHOWN and even.share.low < 0.25 < even.share.high
     assert "not shown to differ" in even.verdict_text
     text = strong.render_text()
