@@ -402,8 +402,11 @@ def seats(
             parts += [f"{info.title} has no seat order: turn order is the {turn_order[0]}. First "
                       f"the answer by {turn_order[0]} place, then by seat (colour).",
                       answers[0].render_text(), ""]
-        return "\n".join([*parts, answer.render_text()])
+        note = info.extra.get("seat_note")
+        return "\n".join([*parts, answer.render_text(), *([f"Note: {note}"] if note else [])])
 
+    if info.extra.get("seat_note"):
+        data["note"] = info.extra["seat_note"]
     _emit_answer(out, fmt, "".join(a.to_csv() for a in answers), data, text)
 
 

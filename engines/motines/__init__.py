@@ -96,4 +96,10 @@ GAME = GameInfo(
     rules_cls=Rules,
     columns=_columns,
     summary="worker placement on a fishing boat: follow the Captain, or mutiny to be the next",
+    # Said with every seat answer (spec §9.1 "Reading the figures").
+    extra={"seat_note": "seat 0 is the first Captain. The weakest seat changes with the "
+                        "policy: under random play it is seat 0 (no Subvention or Mutiny in "
+                        "round 1, 1$ less, Captain more often), under greedy play at 4 players "
+                        "seat 1, the first follower (it mutinies with 3$ in round 1 and stays "
+                        "short of money). A seat answer holds for the policy it names."},
 )
