@@ -290,10 +290,11 @@ class Table:
                    for p in self.seats), f"{where}: a negative holding"
         assert sum(c is not None for c in self.display) <= r.display_size(self.players)
         assert 0 <= self.marker <= r.num_mutinies, f"{where}: marker {self.marker}"
-        assert sum(p.box == MUT for p in self.pawns) <= 1 or self.phase == FREE
+        free = self.phase in (FREE, OVER)  # OVER: the free round's pawns are still out
+        assert sum(p.box == MUT for p in self.pawns) <= 1 or free, f"{where}: two mutineers"
         for box in (SF, FM, SO):
             slots = [p.slot for p in self.pawns if p.box == box and p.slot != NO_SLOT]
-            exclusive = box == SF or self.phase != FREE or r.free_round_slots_exclusive
+            exclusive = box == SF or not free or r.free_round_slots_exclusive
             if box == FM:
                 exclusive = exclusive and r.market_slots_exclusive
             if exclusive:

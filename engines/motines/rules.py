@@ -168,6 +168,8 @@ class Rules(RulesBase):
 
     def check_players(self, players: int) -> None:
         """The options that depend on the player count (raised when a game starts)."""
+        if not 3 <= players <= data.MAX_PLAYERS:  # spec §7: 2 players are not defined
+            raise RulesError(f"motines is played by 3-{data.MAX_PLAYERS} players, not {players}")
         if self.first_captain_seat >= players:
             raise RulesError(f"rule first_captain_seat={self.first_captain_seat} is not a seat "
                              f"of a {players}-player game (seats 0..{players - 1})")
