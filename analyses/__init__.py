@@ -46,6 +46,9 @@ _REGISTRY = (
     Analysis("variants", "analyses.variants:compare",
              "rule variants against the base rules on the same games: game length, capped "
              "games, seat shares, first-player edge and score spread, as paired differences"),
+    Analysis("matchup", "analyses.matchup:matchup",
+             "head to head: one seat of a focal policy among seats of a field policy, rotated "
+             "through every seat: pooled win share against 1/P, score lead, a verdict"),
     Analysis("scores", "analyses.scores:winners_and_others",
              "final scores of the winners and of the others, the winner's lead over the "
              "runner-up, tied top scores and game length"),

@@ -10,7 +10,7 @@ variance-reduction factor pairing achieved against independent samples.
 Metrics (each only where the game has the columns):
 
 * game length: mean, median and 90th percentile of ``rounds`` and of ``turns``;
-* share of games that hit the cap (``capped``);
+* share of games that hit the cap (``capped``, or ``truncated``);
 * win share of every seat, and the first player's edge ``win_0 - 1/P``;
 * score spread: the standard deviation of the final scores (all seats pooled).
 
@@ -64,8 +64,11 @@ def metrics_for(frame: pd.DataFrame, players: int) -> list[Metric]:
                 Metric(f"{col}_p90", f"90th percentile {col}", "boot", _int_col(col),
                        lambda x, w: weighted_quantile(x, w, 0.9)),
             ]
-    if "capped" in frame:
-        out.append(Metric("capped_share", "capped games", "mean", _col("capped"), unit="%"))
+    # the flag of a game stopped by its length cap: 'capped' or (the spec's word) 'truncated'
+    for col in ("capped", "truncated"):
+        if col in frame:
+            out.append(Metric("capped_share", "capped games", "mean", _col(col), unit="%"))
+            break
     if players >= 2 and all(f"win_{s}" in frame for s in range(players)):
         fair = 1.0 / players
         out.append(Metric("first_player_edge", "first player's edge (win_0 - 1/P)", "mean",

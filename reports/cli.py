@@ -402,8 +402,11 @@ def seats(
             parts += [f"{info.title} has no seat order: turn order is the {turn_order[0]}. First "
                       f"the answer by {turn_order[0]} place, then by seat (colour).",
                       answers[0].render_text(), ""]
-        return "\n".join([*parts, answer.render_text()])
+        note = info.extra.get("seat_note")
+        return "\n".join([*parts, answer.render_text(), *([f"Note: {note}"] if note else [])])
 
+    if info.extra.get("seat_note"):
+        data["note"] = info.extra["seat_note"]
     _emit_answer(out, fmt, "".join(a.to_csv() for a in answers), data, text)
 
 
@@ -505,6 +508,54 @@ def variants(
                      else f"{label} ({base_rules.describe()})", seed=seed, meta=base.meta)
     _emit_answer(out, fmt, answer.to_csv(), answer.to_json(),
                  lambda: answer.render_text(details=details))
+
+
+@app.command()
+def matchup(
+    game: GameArg,
+    policy: Annotated[str, typer.Option("--policy", help="the focal policy, e.g. 'rollout' or "
+                                        "'rollout:samples=16'")],
+    field: Annotated[str | None, typer.Option(
+        "--field", help="the policy of every other seat (default: the game's)")] = None,
+    n: Annotated[str, typer.Option("--games", "-n", help="games in all, split evenly over "
+                                   "the focal seat's places")] = "2_000",
+    players: PlayersOpt = None,
+    rule: RuleOpt = None,
+    preset: PresetOpt = None,
+    rules_file: RulesFileOpt = None,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    fmt: FormatOpt = "table",
+    out: CsvOutOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Head to head: one seat of a policy among seats of another, rotated through every seat."""
+    import simulate
+    from analyses.matchup import matchup as head_to_head
+    from analyses.matchup import rotations
+
+    check_format(fmt)
+    n_games = parse_count(n)
+    info = get_game(game)
+    players = info.check_players(players)
+    if players < 2:
+        raise UserError(f"{info.name} is a solo game: there is no field to play against")
+    if n_games < players:
+        raise UserError(f"--games {n_games:,} is fewer than one game per seat ({players})")
+    rules_obj = build_rules(info, preset, rules_file, rule)
+    focal = info.policy(policy).label()
+    field_label = info.policy(field or info.default_policy).label()
+    _check_csv_out(out)
+    frames = {}
+    for seat, text in rotations(focal, field_label, players).items():
+        res = simulate.run(info, n_games // players, rules=rules_obj, policies=text,
+                           players=players, seed=seed, workers=workers,
+                           progress=progress_flag(quiet), label=f"{focal} in seat {seat}")
+        if res.meta["interrupted"]:
+            raise UserError("interrupted: a head-to-head needs every seat's games")
+        frames[seat] = res.frame
+    answer = head_to_head(frames, players, focal, field_label)
+    _emit_answer(out, fmt, answer.to_csv(), answer.to_json(), answer.render_text)
 
 
 def read_variants_file(cls, path: Path) -> dict[str, dict]:

@@ -36,6 +36,17 @@ POLICIES = {
         Param("ice_target_slack", 0, "ice kept above the icons in hand", -4, 8, integer=True),
         _RESERVE,
     )),
+    "rollout": PolicySpec("rollout", 3, "flat Monte Carlo over the Captain's, followers' and "
+                          "free-round choices: the `width` options greedy values most, each "
+                          "played to the end `samples` times by greedy players on re-dealt "
+                          "hidden cards (the same re-deals for every option); otherwise "
+                          "greedy; slow", (
+        Param("samples", 8, "playouts per option", 1, 256, integer=True),
+        Param("width", 6, "options played out (greedy's best; the rest are never chosen)", 1,
+              40, integer=True),
+        Param("score_weight", 0.02, "worth of one PV of lead over the best other player in a "
+              "playout, next to a win (1)", 0, 1),
+    ), slow=True),
 }
 
 _PER_SEAT = (
@@ -85,4 +96,10 @@ GAME = GameInfo(
     rules_cls=Rules,
     columns=_columns,
     summary="worker placement on a fishing boat: follow the Captain, or mutiny to be the next",
+    # Said with every seat answer (spec §9.1 "Reading the figures").
+    extra={"seat_note": "seat 0 is the first Captain. The weakest seat changes with the "
+                        "policy: under random play it is seat 0 (no Subvention or Mutiny in "
+                        "round 1, 1$ less, Captain more often), under greedy play at 4 players "
+                        "seat 1, the first follower (it mutinies with 3$ in round 1 and stays "
+                        "short of money). A seat answer holds for the policy it names."},
 )

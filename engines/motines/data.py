@@ -71,6 +71,7 @@ FINAL_FISH_PRICE = 1  # $ for each fish left at final scoring
 SO_2PV, SO_FISHING, SO_ICE, SO_TREASURE, SO_MARKET = range(5)
 OFFERS = (SO_2PV, SO_FISHING, SO_ICE, SO_TREASURE, SO_MARKET)
 OFFER_CODES = ("SO_2PV", "SO_FISHING", "SO_ICE", "SO_TREASURE", "SO_MARKET")
+OFFER_NAMES = ("2 PV for 2$", "a fish", "1 ice", "a treasure", "a sale")
 SO_2PV_PRICE = 2
 SO_2PV_GAIN = 2
 SO_LAST_PV = 1  # the pawn taking the fifth offer also gets 1 PV

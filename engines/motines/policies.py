@@ -44,7 +44,6 @@ from typing import NamedTuple
 from engines._rng import Rng
 from engines.motines import POLICIES
 from engines.motines.data import (
-    CAPTAIN_BOXES,
     COMBO_CARDS,
     COMBOS,
     FM,
@@ -83,7 +82,14 @@ from engines.motines.reference import (
     NORMAL,
     Table,
     blind_available,
+    clone,
+    finish_free_round,
+    finish_game,
+    finish_round,
     join_slots,
+    place,
+    place_captain,
+    play_on,
     reserved,
     sale_options,
 )
@@ -404,30 +410,34 @@ class GreedyPolicy:
 
     # ------------------------------------------------------------ D1, D2, D9
 
-    def captain_action(self, t: Table, seat: int, options: list):
+    def option_values(self, t: Table, seat: int, options: list, decision: str) -> list:
+        """Greedy's value of each option of D1 ('captain_action'), D2 ('follower_choice') or
+        D9 ('free_round_choice'): the action's Phi gain at the position the pawn would get
+        (D1: position 1 with every follower in an Ice Factory; D2 and D9: with every player
+        still to place there), plus the captain bonus on a D2 Mutiny space."""
         h = holding(t, seat)
-        values = [self.action_value(t, seat, h, box, slot, 1, t.players)
-                  for box, slot in options]
-        return self.scan(options, values)
-
-    def still_to_place(self, t: Table) -> int:
-        return t.players - len(t.pawns) - 1
-
-    def follower_choice(self, t: Table, seat: int, options: list):
-        h = holding(t, seat)
+        if decision == "captain_action":
+            return [self.action_value(t, seat, h, box, slot, 1, t.players)
+                    for box, slot in options]
         values = []
         for box, slot in options:
             n_ice = len(t.in_box(box)) + 1 + self.still_to_place(t)
             v = self.value_of(t, seat, box, slot, n_ice, h)
-            values.append(v + self.bonus(t) if box == MUT else v)
-        return self.scan(options, values)
+            values.append(v + self.bonus(t) if box == MUT and decision == "follower_choice"
+                          else v)
+        return values
+
+    def still_to_place(self, t: Table) -> int:
+        return t.players - len(t.pawns) - 1
+
+    def captain_action(self, t: Table, seat: int, options: list):
+        return self.scan(options, self.option_values(t, seat, options, "captain_action"))
+
+    def follower_choice(self, t: Table, seat: int, options: list):
+        return self.scan(options, self.option_values(t, seat, options, "follower_choice"))
 
     def free_round_choice(self, t: Table, seat: int, options: list):
-        h = holding(t, seat)
-        values = [self.value_of(t, seat, box, slot,
-                                len(t.in_box(box)) + 1 + self.still_to_place(t), h)
-                  for box, slot in options]
-        return self.scan(options, values)
+        return self.scan(options, self.option_values(t, seat, options, "free_round_choice"))
 
     # ------------------------------------------------------------ D3-D8
 
@@ -573,6 +583,139 @@ class PlannerPolicy(GreedyPolicy):
         return (SUB, NO_SLOT)
 
 
+# ================================================================ rollout
+
+
+class RolloutPolicy(GreedyPolicy):
+    """Flat Monte Carlo over D1, D2 and D9 with greedy playouts; greedy elsewhere.
+
+    At a D1, D2 or D9 with two or more options: greedy's values of the options
+    (``option_values``) pick the ``width`` largest (ties to the earlier option);
+    ``samples`` words are drawn from the seat's stream (``next_u64``), one per
+    playout; each candidate, in option order, is played out once per word:
+    the table is cloned, the playout's world is ``Rng(word, 0, 0)``, the hidden
+    cards are re-dealt from it (``resample``), the candidate is placed and the
+    game is finished with every seat greedy (declared defaults). A playout is
+    worth ``win + score_weight * (own PV - best other PV)``; the candidate with
+    the largest sum over the words wins (in option order, better by more than
+    1e-9). The same words serve every candidate: common random numbers.
+    """
+
+    def __init__(self, rng: Rng, samples: float = POLICIES["rollout"].default("samples"),
+                 width: float = POLICIES["rollout"].default("width"),
+                 score_weight: float = POLICIES["rollout"].default("score_weight")):
+        super().__init__()
+        self.rng = rng
+        self.samples = int(samples)
+        self.width = int(width)
+        self.score_weight = score_weight
+
+    def candidates(self, values: list) -> list:
+        """Indices of the ``width`` largest values, ties to the earlier, in option order."""
+        ranked = sorted(range(len(values)), key=lambda i: -values[i])
+        return sorted(ranked[:self.width])
+
+    def decide(self, t: Table, seat: int, options: list, decision: str):
+        chosen = self.candidates(self.option_values(t, seat, options, decision))
+        if len(chosen) == 1:
+            return options[chosen[0]]
+        words = [self.rng.next_u64() for _ in range(self.samples)]
+        best, best_v = None, None
+        for i in chosen:
+            total = 0.0
+            for word in words:
+                total += self.playout(t, seat, options[i], decision, word)
+            if best is None or total > best_v + TOL:
+                best, best_v = i, total
+        return options[best]
+
+    def playout(self, t: Table, seat: int, option, decision: str, word: int) -> float:
+        """One game finished from here after ``option``, everyone greedy: its worth."""
+        world = Rng(word, 0, 0)
+        c = clone(t)
+        c.world = world
+        c.policies = [GreedyPolicy() for _ in range(t.players)]
+        resample(c, seat, world)
+        if decision == "captain_action":
+            place_captain(c, *option)
+            finish_round(c)
+            play_on(c)
+        elif decision == "follower_choice":
+            place(c, seat, *option)
+            finish_round(c)
+            play_on(c)
+        else:
+            place(c, seat, *option)
+            finish_free_round(c)
+            finish_game(c)
+        best_other = max(p.pv for p in c.seats if p.seat != seat)
+        return c.win[seat] + self.score_weight * (c.seats[seat].pv - best_other)
+
+    def captain_action(self, t, seat, options):
+        return self.decide(t, seat, options, "captain_action")
+
+    def follower_choice(self, t, seat, options):
+        return self.decide(t, seat, options, "follower_choice")
+
+    def free_round_choice(self, t, seat, options):
+        return self.decide(t, seat, options, "free_round_choice")
+
+
+def resample(t: Table, seat: int, rng: Rng) -> None:
+    """Re-deal what ``seat`` cannot see, consistently with what it can (spec §6).
+
+    Fish: the cards ``seat`` has not seen (the deck less its hand, the display,
+    the discard and the cards others are known to hold; with public hands: the
+    two face-down piles), as colour codes in colour order, are shuffled; each
+    other player, in seat order, gets its unknown cards from the front (its
+    known cards stay), then the Indiscriminate pile and the shoal, in their
+    sizes. Treasures likewise: the composition less the discard and ``seat``'s
+    own (public hands: the deck alone), shuffled; others' treasures in seat
+    order, then the deck.
+    """
+    rules = t.rules
+    others = [p for p in t.seats if p.seat != seat]
+    hidden = rules.hidden_hands
+    if hidden:
+        pool = t.unseen_fish(seat)
+        for p in others:
+            for c in range(5):
+                pool[c] -= p.known[c]
+    else:
+        pool = [0] * 5
+        for c in t.ifp + t.shoal:
+            pool[c] += 1
+    cards = [c for c in range(5) for _ in range(pool[c])]
+    rng.shuffle(cards)
+    at = 0
+    if hidden:
+        for p in others:
+            hand = list(p.known)
+            for _ in range(p.fish - sum(p.known)):
+                hand[cards[at]] += 1
+                at += 1
+            p.hand = hand
+    t.ifp, t.shoal = cards[at:at + len(t.ifp)], cards[at + len(t.ifp):]
+    assert len(t.shoal) == len(cards) - at - len(t.ifp)
+    if hidden:
+        pool = t.unseen_treasures(seat)
+    else:
+        pool = [0] * 7
+        for k in t.tdeck:
+            pool[k] += 1
+    deck = [k for k in range(7) for _ in range(pool[k])]
+    rng.shuffle(deck)
+    at = 0
+    if hidden:
+        for p in others:
+            held = [0] * 7
+            for _ in range(sum(p.treasures)):
+                held[deck[at]] += 1
+                at += 1
+            p.treasures = held
+    t.tdeck = deck[at:]
+
+
 # ================================================================ building them
 
 
@@ -586,6 +729,8 @@ BUILDERS = {
     "random": lambda policy, rng: RandomPolicy(rng),
     "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
     "planner": lambda policy, rng: PlannerPolicy(**policy.params()),
+    "rollout": lambda policy, rng: RolloutPolicy(rng, **policy.params()),
 }
 
-__all__ = ["CAPTAIN_BOXES", "GreedyPolicy", "PlannerPolicy", "RandomPolicy", "build"]
+__all__ = ["GreedyPolicy", "PlannerPolicy", "RandomPolicy", "RolloutPolicy", "build",
+           "resample"]

@@ -54,6 +54,7 @@ invariant of spec §8 is asserted by ``Table.check`` when ``Table.checking``.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -87,7 +88,7 @@ from engines.motines.data import (
     MUTINY_ZERO_MONEY,
     NATURALS,
     NO_ACTION,
-    OFFER_CODES,
+    OFFER_NAMES,
     OFFERS,
     PAIRS_KIND,
     SAME_KIND,
@@ -141,6 +142,8 @@ class Player:
     hand: list = field(default_factory=lambda: [0] * 5)        # per colour
     treasures: list = field(default_factory=lambda: [0] * 7)   # per type
     gifts: list = field(default_factory=lambda: [False] * 4)   # per gift (data.GIFT_NAMES)
+    # fish everyone knows to be in the hand: bought from the display, less what sales showed
+    known: list = field(default_factory=lambda: [0] * 5)
     sales: int = 0
     captain_rounds: int = 0
     mut_actions: int = 0
@@ -287,14 +290,34 @@ class Table:
                    for p in self.seats), f"{where}: a negative holding"
         assert sum(c is not None for c in self.display) <= r.display_size(self.players)
         assert 0 <= self.marker <= r.num_mutinies, f"{where}: marker {self.marker}"
-        assert sum(p.box == MUT for p in self.pawns) <= 1 or self.phase == FREE
+        free = self.phase in (FREE, OVER)  # OVER: the free round's pawns are still out
+        assert sum(p.box == MUT for p in self.pawns) <= 1 or free, f"{where}: two mutineers"
         for box in (SF, FM, SO):
             slots = [p.slot for p in self.pawns if p.box == box and p.slot != NO_SLOT]
-            exclusive = box == SF or self.phase != FREE or r.free_round_slots_exclusive
+            exclusive = box == SF or not free or r.free_round_slots_exclusive
             if box == FM:
                 exclusive = exclusive and r.market_slots_exclusive
             if exclusive:
                 assert len(slots) == len(set(slots)), f"{where}: shared {BOX_CODES[box]} slot"
+
+
+def clone(t: Table) -> Table:
+    """A copy of the table to play on (no story, no checks; the same policies and world until
+    the caller replaces them)."""
+    c = copy.copy(t)
+    c.seats = [copy.copy(p) for p in t.seats]
+    for p in c.seats:
+        p.hand, p.treasures, p.gifts, p.known = (list(p.hand), list(p.treasures),
+                                                 list(p.gifts), list(p.known))
+    c.display, c.ifp, c.shoal, c.discard = (list(t.display), list(t.ifp), list(t.shoal),
+                                            list(t.discard))
+    c.tdeck, c.tdiscard, c.captain_choices = list(t.tdeck), list(t.tdiscard), \
+        list(t.captain_choices)
+    c.pawns = [copy.copy(p) for p in t.pawns]
+    c.win = list(t.win)
+    c.log = c.events = None
+    c.checking = False
+    return c
 
 
 def seat_name(seat: int) -> str:
@@ -302,7 +325,8 @@ def seat_name(seat: int) -> str:
 
 
 def show_hand(p: Player) -> str:
-    cards = "".join(COLOUR_CODES[c] * n for c, n in enumerate(p.hand)) or "no fish"
+    cards = "fish " + "".join(COLOUR_CODES[c] * n for c, n in enumerate(p.hand)) if p.fish \
+        else "no fish"
     held = [f"{TREASURE_CODES[k]}x{n}" if n > 1 else TREASURE_CODES[k]
             for k, n in enumerate(p.treasures) if n]
     return cards + (" + " + " ".join(held) if held else "")
@@ -536,9 +560,11 @@ def make_sale(t: Table, seat: int, sale: Sale, why: str) -> None:
     p = t.seats[seat]
     for c in NATURALS:
         p.hand[c] -= sale.counts[c]
+        p.known[c] = max(0, p.known[c] - sale.counts[c])
         t.discard.extend([c] * sale.counts[c])
     cards = min(sale.wild, p.hand[JOKER])
     p.hand[JOKER] -= cards
+    p.known[JOKER] = max(0, p.known[JOKER] - cards)
     t.discard.extend([JOKER] * cards)
     for _ in range(sale.wild - cards):
         discard_treasure(t, seat, T_JOKER)
@@ -667,6 +693,7 @@ def buy_display(t: Table, seat: int, index: int, why: str) -> None:
     return_ice(t, seat, ice)
     pay(t, seat, money)
     t.seats[seat].hand[colour] += 1
+    t.seats[seat].known[colour] += 1
     t.display[index] = None
     t.say(f"    {seat_name(seat)} buys display card {index} ({COLOUR_NAMES[colour]}) for "
           f"{ice} ice + {money}$ ({why})")
@@ -759,11 +786,14 @@ def special_offer(t: Table, pawn: Pawn) -> None:
     """The picked offer; the pawn at position 5 also gets 1 PV."""
     seat, offer = pawn.seat, pawn.slot
     p = t.seats[seat]
-    t.say(f"    {seat_name(seat)} takes {OFFER_CODES[offer]}")
+    t.say(f"    {seat_name(seat)} takes the offer: {OFFER_NAMES[offer]}")
     if offer == SO_2PV:
         if p.money >= SO_2PV_PRICE:
+            t.say(f"    {seat_name(seat)} pays {SO_2PV_PRICE}$ for {SO_2PV_GAIN} PV")
             pay(t, seat, SO_2PV_PRICE)
             gain_pv(t, seat, SO_2PV_GAIN)
+        else:
+            t.say(f"    {seat_name(seat)} cannot pay {SO_2PV_PRICE}$")
     elif offer == SO_FISHING:
         options = [i for i, c in enumerate(t.display)
                    if c is not None and i not in reserved(t) and can_pay(t, seat, c)] + [BLIND]
@@ -775,12 +805,13 @@ def special_offer(t: Table, pawn: Pawn) -> None:
             buy_display(t, seat, choice, "Special Offers")
             refill_display(t)
     elif offer == SO_ICE:
-        gain_ice(t, seat, 1)
+        t.say(f"    {seat_name(seat)} takes {gain_ice(t, seat, 1)} ice")
     elif offer == SO_TREASURE:
         gain_treasure(t, seat, "Special Offers")
     elif offer == SO_MARKET:
         offer_sale(t, seat, COMBOS, "Special Offers")
     if pawn.position == 5:
+        t.say(f"    {seat_name(seat)} took the last offer: +{SO_LAST_PV} PV")
         gain_pv(t, seat, SO_LAST_PV)
 
 
@@ -792,11 +823,11 @@ def reserved(t: Table) -> set:
 def subvention(t: Table, pawn: Pawn) -> None:
     seat = pawn.seat
     if t.policies[seat].sub_money(t, seat):
-        gain_money(t, seat, 1)
         t.say(f"    {seat_name(seat)} takes the Subvention as 1$")
+        gain_money(t, seat, 1)
     else:
-        gain_pv(t, seat, 1)
         t.say(f"    {seat_name(seat)} takes the Subvention as 1 PV")
+        gain_pv(t, seat, 1)
 
 
 def mutiny(t: Table, pawn: Pawn) -> None:
@@ -807,6 +838,9 @@ def mutiny(t: Table, pawn: Pawn) -> None:
         t.say(f"    {seat_name(seat)} cannot pay Mutiny space {m}: space 0")
         m = 0
     pv = t.rules.mutiny_pv[m]
+    t.say(f"    {seat_name(seat)} mutinies on space {m}: pays {m}$, {pv:+d} PV"
+          + (f", +{MUTINY_ZERO_MONEY}$" if m == 0 else ""))
+    t.event("mutiny", seat=seat, space=m)
     if m:
         pay(t, seat, m)
     gain_pv(t, seat, pv)
@@ -814,9 +848,6 @@ def mutiny(t: Table, pawn: Pawn) -> None:
         gain_money(t, seat, MUTINY_ZERO_MONEY)
     p.mut_actions += 1
     t.mut_actions += 1
-    t.say(f"    {seat_name(seat)} mutinies on space {m}: pays {m}$, {pv:+d} PV"
-          + (f", +{MUTINY_ZERO_MONEY}$" if m == 0 else ""))
-    t.event("mutiny", seat=seat, space=m)
 
 
 STEPS = {IF: fishing_blind, SF: fishing_selective, TR: treasure_hunt, FM: fish_market,
@@ -931,7 +962,7 @@ def place(t: Table, seat: int, box: int, slot: int) -> Pawn:
     elif box == FM:
         where += f" ({COMBO_CODES[slot]})"
     elif box == SO:
-        where += f" ({OFFER_CODES[slot]})"
+        where += f" ({OFFER_NAMES[slot]})"
     elif box == MUT:
         where += f" (space {slot})"
     t.say(f"  {seat_name(seat)} places on {where}, position {pawn.position}")
@@ -951,17 +982,33 @@ def choose(t: Table, seat: int, decision: str, options: list):
 
 def play_round(t: Table) -> None:
     """One normal or last-Captain round: choices, resolution, captaincy."""
-    rules, P, C = t.rules, t.players, t.captain
+    begin_round(t)
+    C = t.captain
+    place_captain(t, *choose(t, C, "captain_action", captain_options(t)))
+    finish_round(t)
+
+
+def begin_round(t: Table) -> None:
     t.round += 1
     t.pawns = []
-    t.say(f"Round {t.round} ({t.phase}), Captain {seat_name(C)}, marker {t.marker}"
+    t.say(f"Round {t.round} ({t.phase}), Captain {seat_name(t.captain)}, marker {t.marker}"
           + (", treasures replaced" if t.modified else "") + ": "
           + "; ".join(show_player(p) for p in t.seats))
-    box, slot = choose(t, C, "captain_action", captain_options(t))
+
+
+def place_captain(t: Table, box: int, slot: int) -> None:
+    """The Captain's pawn on the chosen action, at position 1."""
     t.captain_choices[CAPTAIN_BOXES.index(box)] += 1
-    t.seats[C].captain_rounds += 1
-    place(t, C, box, slot)
-    for k in range(1, P):
+    t.seats[t.captain].captain_rounds += 1
+    place(t, t.captain, box, slot)
+
+
+def finish_round(t: Table) -> None:
+    """The rest of a normal round from its next placement: the followers still to choose
+    (clockwise), resolution, captaincy."""
+    P, C = t.players, t.captain
+    box = t.pawns[0].box
+    for k in range(len(t.pawns), P):
         seat = (C + k) % P
         place(t, seat, *choose(t, seat, "follower_choice", follower_options(t, seat, box)))
     t.check("placement")
@@ -971,7 +1018,12 @@ def play_round(t: Table) -> None:
     mutineers = t.in_box(MUT)
     for pawn in mutineers:
         resolve_pawn(t, pawn)
-    # captaincy (step 5)
+    end_round(t, box, mutineers)
+
+
+def end_round(t: Table, box: int, mutineers: list) -> None:
+    """Captaincy (spec §4.2 step 5), the previous action, the next phase."""
+    rules, C = t.rules, t.captain
     if t.phase == NORMAL:
         t.normal_rounds += 1
         if mutineers:
@@ -994,12 +1046,17 @@ def play_round(t: Table) -> None:
 
 def play_free_round(t: Table) -> None:
     """The free round: everyone, from the Captain clockwise, places anywhere (spec §4.4)."""
-    P = t.players
     t.round += 1
     t.pawns = []
     t.say(f"Round {t.round} (free), from {seat_name(t.captain)}: "
           + "; ".join(show_player(p) for p in t.seats))
-    for k in range(P):
+    finish_free_round(t)
+
+
+def finish_free_round(t: Table) -> None:
+    """The rest of the free round from its next placement: placement, resolution."""
+    P = t.players
+    for k in range(len(t.pawns), P):
         seat = (t.captain + k) % P
         place(t, seat, *choose(t, seat, "free_round_choice", free_options(t, seat)))
     t.check("free placement")
@@ -1088,15 +1145,26 @@ def play_game(rules: Rules, players: int, policies: list, world: Rng, narrate: b
         t.log, t.events = [], []
     narrate_setup(t)
     t.check("setup")
+    play_on(t)
+    return t
+
+
+def play_on(t: Table) -> None:
+    """From a round boundary to the end: the rounds left, the free round, final scoring."""
     while t.phase in (NORMAL, LAST_CAPTAIN):
         play_round(t)
-    play_free_round(t)
+    if t.phase == FREE:
+        play_free_round(t)
+    finish_game(t)
+
+
+def finish_game(t: Table) -> None:
+    """Final scoring and the winners."""
     t.say("Final scoring:")
     final_scoring(t)
     t.win = winners(t)
     t.say("Winner: " + ", ".join(f"{seat_name(s)} ({w:g})" for s, w in enumerate(t.win) if w)
           + f" after {t.round} rounds and {t.mutinies} mutinies")
-    return t
 
 
 def outcome(t: Table, game: int) -> dict:

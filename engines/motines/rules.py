@@ -48,6 +48,7 @@ class Rules(RulesBase):
         "or start_money_other)", length=data.MAX_PLAYERS, low=BY_RULE, high=30, kind="intlist")
     start_ice: int = option(1, "ice each player takes from the supply at set-up", low=0, high=3)
     first_captain_seat: int = option(0, "the seat that is the first Captain", low=0, high=4)
+    # at least 15: start_ice (at most 3) for 5 players always fits
     ice_supply: int = option(data.SUPPLY_ICE, "ice cubes in the game (a hard limit)",
                              low=15, high=60)
     # ---- fish
@@ -168,12 +169,11 @@ class Rules(RulesBase):
 
     def check_players(self, players: int) -> None:
         """The options that depend on the player count (raised when a game starts)."""
+        if not 3 <= players <= data.MAX_PLAYERS:  # spec §7: 2 players are not defined
+            raise RulesError(f"motines is played by 3-{data.MAX_PLAYERS} players, not {players}")
         if self.first_captain_seat >= players:
             raise RulesError(f"rule first_captain_seat={self.first_captain_seat} is not a seat "
                              f"of a {players}-player game (seats 0..{players - 1})")
-        if self.start_ice * players > self.ice_supply:
-            raise RulesError(f"rule start_ice={self.start_ice} needs {self.start_ice * players}"
-                             f" ice for {players} players; ice_supply={self.ice_supply}")
         if self.display_size(players) + self.if_pile_size > sum(self.deck_counts):
             raise RulesError(f"rule deck_counts has {sum(self.deck_counts)} cards: too few for "
                              f"a display of {self.display_size(players)} and an "

@@ -66,10 +66,11 @@ class Section:
 
 @dataclass(frozen=True)
 class SettingsSection(Section):
-    """A section comparing *settings*: each run of the chosen ``presets`` (None: every run),
-    one preset at one player count."""
+    """A section comparing *settings*: each run of the chosen ``presets`` and ``policies``
+    (None: every run), one preset and one policy at one player count."""
 
     presets: tuple[str, ...] | None = None
+    policies: tuple[str, ...] | None = None  # policy_of(meta) values
 
     @property
     def by_preset(self) -> bool:
@@ -77,17 +78,38 @@ class SettingsSection(Section):
         return self.presets is None or len(self.presets) > 1
 
     def uses(self, meta: dict) -> str | None:
-        return self.key if self.presets is None or meta["preset"] in self.presets else None
+        chosen = (self.presets is None or meta["preset"] in self.presets) and (
+            self.policies is None or policy_of(meta) in self.policies)
+        return self.key if chosen else None
 
     def setting_runs(self, results: Mapping[str, Results]) -> list[Results]:
-        """The runs it compares, by preset (in the order first played), then player count."""
+        """The runs it compares, by preset, then policy (each in the order first played), then
+        player count."""
         chosen = [r for r in results.values() if self.uses(r.meta)]
-        order = {p: i for i, p in enumerate(dict.fromkeys(r.meta["preset"] for r in chosen))}
-        return sorted(chosen, key=lambda r: (order[r.meta["preset"]], int(r.meta["players"])))
+        presets = {p: i for i, p in enumerate(dict.fromkeys(r.meta["preset"] for r in chosen))}
+        policies = {p: i for i, p in enumerate(dict.fromkeys(policy_of(r.meta) for r in chosen))}
+        return sorted(chosen, key=lambda r: (presets[r.meta["preset"]],
+                                             policies[policy_of(r.meta)],
+                                             int(r.meta["players"])))
 
-    def setting_name(self, preset: str, players: int) -> str:
-        """'3 players (short)' when settings differ by preset, else '3 players'."""
-        return f"{players} players ({preset})" if self.by_preset else f"{players} players"
+    def settings(self, results: Mapping[str, Results]) -> list[tuple[Results, str]]:
+        """Each compared run with its setting's name: '3 players', '3 players (short)',
+        '3 players (greedy)' or '3 players (short, greedy)', naming the preset and the
+        policy only when the compared runs differ in them."""
+        runs = self.setting_runs(results)
+        by_policy = len({policy_of(r.meta) for r in runs}) > 1
+        out = []
+        for r in runs:
+            tags = ([r.meta["preset"]] if self.by_preset else []) + \
+                ([policy_of(r.meta)] if by_policy else [])
+            p = int(r.meta["players"])
+            out.append((r, f"{p} players ({', '.join(tags)})" if tags else f"{p} players"))
+        return out
+
+
+def policy_of(meta: dict) -> str:
+    """A run's policies, each once, in seat order: 'greedy', or 'rollout, greedy' for a mix."""
+    return ", ".join(dict.fromkeys(meta.get("policies", [])))
 
 
 def policy_names(metas: Iterable[dict]) -> str:

@@ -14,7 +14,7 @@ import pandas as pd
 
 from analyses.scores import ScoresAnswer
 from reports import figures
-from reports.sections import SettingsSection, policy_names
+from reports.sections import SettingsSection, policy_names, policy_of
 
 
 @dataclass
@@ -43,10 +43,9 @@ class Scores(SettingsSection):
     def analyse(self, info, results) -> list[ScoreSetting]:
         scores = self.function(info)
         out = []
-        for r in self.setting_runs(results):
+        for r, name in self.settings(results):
             preset, p = r.meta["preset"], int(r.meta["players"])
-            out.append(ScoreSetting(preset, p, self.setting_name(preset, p), scores(r.frame, p),
-                                    r.meta))
+            out.append(ScoreSetting(preset, p, name, scores(r.frame, p), r.meta))
         return out
 
     def tables(self, answer: list[ScoreSetting]) -> dict[str, pd.DataFrame]:
@@ -88,8 +87,8 @@ class Scores(SettingsSection):
 
 def summary_frame(answer: list[ScoreSetting]) -> pd.DataFrame:
     """One row per setting: preset, players and the analysis' summary."""
-    return pd.DataFrame([{"preset": s.preset, "players": s.players, **s.scores.summary()}
-                         for s in answer])
+    return pd.DataFrame([{"preset": s.preset, "policy": policy_of(s.meta), "players": s.players,
+                          **s.scores.summary()} for s in answer])
 
 
 def _ranges(low: pd.Series, high: pd.Series) -> list[str]:

@@ -29,7 +29,7 @@ from analyses.seats import DEFAULT_MARGIN, SeatAnswer, reseat
 from analyses.stats import CONFIDENCE
 from analyses.variants import holm
 from reports import figures
-from reports.sections import SettingsSection, policy_names
+from reports.sections import SettingsSection, policy_of
 from reports.words import p_cell, percent_interval, pp_interval
 
 SEAT = "seat"
@@ -41,11 +41,15 @@ class Setting:
 
     preset: str
     players: int
-    name: str
+    name: str               # '4 players', '4 players (short)', '4 players (short, greedy)'
     seat: SeatAnswer
     order: SeatAnswer        # the seat answer itself when seat 0 plays first
     order_view: str          # the turn order's name ('seat', 'rail order', ...)
     meta: dict
+
+    @property
+    def policy(self) -> str:
+        return policy_of(self.meta)
 
     @property
     def views(self) -> list[str]:
@@ -78,6 +82,12 @@ class SeatsAnswer:
     settings: list[Setting]
     margin: float
     by_preset: bool          # settings are named and keyed by preset as well as players
+    by_policy: bool = False  # ... and by policy
+
+    @property
+    def named(self) -> bool:
+        """Whether a setting needs its name (more than its player count) to be told apart."""
+        return self.by_preset or self.by_policy
 
     @property
     def views(self) -> list[str]:
@@ -85,8 +95,10 @@ class SeatsAnswer:
 
     def keys(self, s: Setting) -> dict:
         """The columns that name a setting in a CSV table."""
-        return {"preset": s.preset, "players": s.players} if self.by_preset else \
-            {"players": s.players}
+        keys = {"preset": s.preset} if self.by_preset else {}
+        if self.by_policy:
+            keys["policy"] = s.policy
+        return {**keys, "players": s.players}
 
 
 # ---------------------------------------------------------------- CSV tables
@@ -159,16 +171,17 @@ class SeatAdvantage(SettingsSection):
         views = info.extra.get("seat_views", {})
         order_view, pattern = info.extra.get("turn_order", (SEAT, None))
         out = []
-        for res in self.setting_runs(results):
+        named = self.settings(results)
+        for res, name in named:
             frame, p, meta = res.frame, int(res.meta["players"]), res.meta
             same = len(set(meta.get("policies", []))) <= 1
             seat = seat_advantage(frame, p, margin=self.margin, views=views, same_policy=same,
                                   meta=meta)
             order = seat if pattern is None else seat_advantage(
                 reseat(frame, p, pattern), p, margin=self.margin, same_policy=same, meta=meta)
-            out.append(Setting(meta["preset"], p, self.setting_name(meta["preset"], p), seat,
-                               order, order_view, meta))
-        return SeatsAnswer(out, self.margin, self.by_preset)
+            out.append(Setting(meta["preset"], p, name, seat, order, order_view, meta))
+        by_policy = len({policy_of(r.meta) for r, _ in named}) > 1
+        return SeatsAnswer(out, self.margin, self.by_preset, by_policy)
 
     def tables(self, answer: SeatsAnswer) -> dict[str, pd.DataFrame]:
         return {name: build(answer) for name, build in self.csv.items()}
@@ -179,10 +192,11 @@ class SeatAdvantage(SettingsSection):
         margin = f"{self.margin * 100:g}"
         span = f"{players[0]}-{players[-1]}" if len(players) > 1 else f"{players[0]}"
         page.heading(self.heading.format(players=span, presets=", ".join(presets)))
-        for preset in presets:
-            part = [s for s in answer.settings if s.preset == preset]
-            words = {"policy": policy_names(s.meta for s in part), "preset": preset, "changed": part[0].meta.get("rules_changed", "default"),
-                     "margin": margin}
+        groups = dict.fromkeys((s.preset, s.policy) for s in answer.settings)
+        for preset, policy in groups:
+            part = [s for s in answer.settings if (s.preset, s.policy) == (preset, policy)]
+            words = {"policy": policy, "preset": preset, "margin": margin,
+                     "changed": part[0].meta.get("rules_changed", "default")}
             page.figure(figures.win_share_panels(panels(part), self.figure_title.format(**words),
                                                  xlabel=self.xlabel, margin=self.margin),
                         alt=self.figure_alt.format(**words),
@@ -210,7 +224,7 @@ class SeatAdvantage(SettingsSection):
         for s in part:
             t = tables[s.name]
             judged = None if self.verdicts else s.judged(view)
-            row = {"players": s.players} if not answer.by_preset else {"setting": s.name}
+            row = {"setting": s.name} if answer.named else {"players": s.players}
             if judged:
                 row["games"] = judged.games
             for v in values:
@@ -226,7 +240,7 @@ class SeatAdvantage(SettingsSection):
     def methods(self, answer: SeatsAnswer) -> list[str]:
         players = sorted({s.players for s in answer.settings})
         levels = ", ".join(f"{1 - (1 - CONFIDENCE) / p:.2%} at {p}" for p in players)
-        over = "the settings" if answer.by_preset else "the player counts"
+        over = "the settings" if answer.named else "the player counts"
         text = (f"Intervals: Wilson score intervals (tied wins count 1/k). Verdicts use "
                 f"simultaneous intervals over the P {self.units} (Bonferroni, each at 1 - 0.05/P: "
                 f"{levels} players). Chi-square: goodness of fit of {self.chi_square} to equal "

@@ -16,7 +16,7 @@ import pandas as pd
 
 from analyses.variants import VariantsAnswer
 from reports import figures
-from reports.sections import Section, policy_names
+from reports.sections import Section, policy_names, policy_of
 from simulate.results import Results
 
 # The metrics of the difference and pairing tables: (heading, metric name in analyses.variants).
@@ -62,17 +62,19 @@ class Comparison:
 
 @dataclass(frozen=True)
 class Variants(Section):
-    """The presets played at ``players`` players against the ``base`` preset."""
+    """The presets played at ``players`` players against the ``base`` preset (only the runs
+    of ``policy``, a ``policy_of`` value, when the page also plays others there)."""
 
     base: str
     players: int
+    policy: str | None = None
 
     key = "variants"
     complete = True  # a paired comparison needs every run on the same games
 
     def analyse(self, info, results) -> Comparison:
         compare = self.function(info)
-        at_p = {r.meta["preset"]: r for r in results.values() if r.meta["players"] == self.players}
+        at_p = {r.meta["preset"]: r for r in results.values() if self.uses(r.meta)}
         if self.base not in at_p or len(at_p) < 2:
             raise ValueError(f"need the {self.base} rules and at least one variant at "
                              f"{self.players} players")
@@ -85,7 +87,8 @@ class Variants(Section):
         return Comparison(answer, at_p, self.base, self.players)
 
     def uses(self, meta: dict) -> str | None:
-        if meta["players"] != self.players:
+        if meta["players"] != self.players or (
+                self.policy is not None and policy_of(meta) != self.policy):
             return None
         return f"{self.key} (base)" if meta["preset"] == self.base else self.key
 

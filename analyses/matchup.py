@@ -1,0 +1,148 @@
+"""Head to head: does one policy beat a field of another, seat for seat?
+
+One *focal* policy plays one seat among ``players - 1`` seats of a *field*
+policy; the focal seat is rotated through every seat (a run per seat, the
+same number of games each), so the seat's own advantage cancels out. For any
+multi-player game's results:
+
+* the focal policy's win share, pooled over the rotations, with a 95%
+  interval, against the fair share 1/P, and per focal seat;
+* its score lead: per game, the focal seat's score minus the mean of the
+  field's scores, with a Student-t interval;
+* a verdict at 95%: *stronger than the field* when the share's interval lies
+  wholly above 1/P, *weaker* when wholly below, otherwise *not shown to
+  differ* (an interval that holds 1/P does not show the two are equal).
+
+The pooled interval treats the rotations' games as one sample (Wilson on
+the tie-adjusted effective sample size, as ``share_interval``); with the same
+number of games per seat this is a stratified sample, whose true variance is
+at most the pooled one, so the interval is, if anything, conservative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analyses._text import text_table
+from analyses.stats import CONFIDENCE, Interval, mean_interval, share_interval
+
+STRONGER, WEAKER, UNSHOWN = "stronger", "weaker", "not shown to differ"
+
+
+def rotations(focal: str, field: str, players: int) -> dict[int, str]:
+    """Focal seat -> the per-seat policy text of its run ('rollout,greedy,greedy')."""
+    return {s: ",".join(focal if k == s else field for k in range(players))
+            for s in range(players)}
+
+
+@dataclass
+class MatchupAnswer:
+    """The head-to-head answer: pooled and per-seat shares, score lead, verdict."""
+
+    players: int
+    focal: str
+    field: str
+    games: int
+    share: Interval            # pooled win share of the focal policy
+    lead: Interval             # focal score minus the field's mean score, per game
+    table: pd.DataFrame        # seat, games, share, low, high, lead, lead_low, lead_high
+    verdict: str
+    verdict_text: str
+    method: str
+
+    @property
+    def fair(self) -> float:
+        return 1.0 / self.players
+
+    @property
+    def gap(self) -> Interval:
+        f = self.fair
+        return Interval(self.share.estimate - f, self.share.low - f, self.share.high - f)
+
+    def rows(self) -> pd.DataFrame:
+        """The per-seat rows and the pooled row ('all')."""
+        pooled = {"seat": "all", "games": self.games, "share": self.share.estimate,
+                  "low": self.share.low, "high": self.share.high, "lead": self.lead.estimate,
+                  "lead_low": self.lead.low, "lead_high": self.lead.high}
+        return pd.concat([self.table.astype({"seat": object}), pd.DataFrame([pooled])],
+                         ignore_index=True)
+
+    def to_csv(self) -> str:
+        return self.rows().assign(focal=self.focal, field=self.field, players=self.players,
+                                  fair=self.fair).to_csv(index=False)
+
+    def render_text(self) -> str:
+        rows = [[str(r["seat"]), f"{int(r['games']):,}", f"{r['share']:.2%}",
+                 f"[{r['low']:.2%}, {r['high']:.2%}]", f"{r['lead']:+.2f}",
+                 f"[{r['lead_low']:+.2f}, {r['lead_high']:+.2f}]"]
+                for _, r in self.rows().iterrows()]
+        return "\n".join([
+            f"Head to head: one {self.focal} seat among {self.players - 1} {self.field} seats, "
+            f"in every seat (fair share 1/{self.players} = {self.fair:.1%}; ties count 1/k)",
+            text_table([f"{self.focal} seat", "games", "win share", "95% CI", "score lead",
+                        "95% CI"], rows),
+            "",
+            f"Verdict: {self.verdict_text}.",
+            f"Method: {self.method}"])
+
+    def to_json(self) -> dict:
+        return {"players": self.players, "focal": self.focal, "field": self.field,
+                "games": self.games, "fair": self.fair,
+                "share": self.share._asdict(), "lead": self.lead._asdict(),
+                "seats": self.table.to_dict(orient="records"), "verdict": self.verdict,
+                "verdict_text": self.verdict_text, "method": self.method}
+
+
+def _lead(frame: pd.DataFrame, seat: int, players: int) -> np.ndarray:
+    scores = frame[[f"score_{s}" for s in range(players)]].to_numpy(dtype=float)
+    field = np.delete(scores, seat, axis=1)
+    return scores[:, seat] - field.mean(axis=1)
+
+
+def matchup(runs: Mapping[int, pd.DataFrame], players: int, focal: str,
+            field: str) -> MatchupAnswer:
+    """The answer from ``runs``: focal seat -> the results frame of that rotation."""
+    if sorted(runs) != list(range(players)):
+        raise ValueError(f"need one run per focal seat 0..{players - 1}, got {sorted(runs)}")
+    rows, wins, leads = [], [], []
+    for seat in range(players):
+        frame = runs[seat]
+        w = frame[f"win_{seat}"].to_numpy(dtype=float)
+        lead = _lead(frame, seat, players)
+        s, m = share_interval(w), mean_interval(lead)
+        rows.append({"seat": seat, "games": len(w), "share": s.estimate, "low": s.low,
+                     "high": s.high, "lead": m.estimate, "lead_low": m.low,
+                     "lead_high": m.high})
+        wins.append(w)
+        leads.append(lead)
+    share = share_interval(np.concatenate(wins))
+    lead = mean_interval(np.concatenate(leads))
+    games = int(sum(len(w) for w in wins))
+    fair = 1.0 / players
+    if share.low > fair:
+        verdict = STRONGER
+    elif share.high < fair:
+        verdict = WEAKER
+    else:
+        verdict = UNSHOWN
+    level = f"{CONFIDENCE:.0%}"
+    text = (f"one {focal} seat among {players - 1} {field} seats wins {share.estimate:.1%} "
+            f"[{share.low:.1%}, {share.high:.1%}] of {games:,} games against the fair "
+            f"{fair:.1%}: ")
+    text += {STRONGER: f"{focal} is stronger than {field} ({level} interval wholly above the "
+                       "fair share)",
+             WEAKER: f"{focal} is weaker than {field} ({level} interval wholly below the fair "
+                     "share)",
+             UNSHOWN: f"not shown to differ from {field} (the {level} interval holds the fair "
+                      "share; more games could still find a difference)"}[verdict]
+    method = (f"Head to head: one {focal} seat among {field} seats, the {focal} seat rotated "
+              "through every seat with the same number of games each. Win share: Wilson "
+              "interval on the tie-adjusted effective sample size of the pooled games "
+              "(conservative for this stratified sample); score lead: the focal seat's score "
+              "minus the field's mean per game, Student-t interval.")
+    return MatchupAnswer(players, focal, field, games, share, lead, pd.DataFrame(rows), verdict,
+                         text, method)

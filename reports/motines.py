@@ -1,0 +1,204 @@
+"""The 21 Motines page of the balance report: how much is the first Captaincy worth?
+
+Seat 0 is the first Captain. Every seat plays ``random``, then every seat
+``greedy``, at 3, 4 and 5 players, under the standard rules and under
+``equal_start_money`` (the first Captain starts with 4$ like everyone else),
+on one seed: the seat section shows the seats' win shares per policy; the
+variants section compares the shorter-game and starting-money presets with
+the standard rules at 4 players under ``greedy`` on the same games; the
+scores section compares winners with the others. ``PAGE.build`` plays and
+renders; ``PAGE.render`` renders runs already made.
+"""
+
+from __future__ import annotations
+
+from engines import get_game
+from reports._runs import RunSpec, grid
+from reports.page import Answers, GamePage
+from reports.sections.matchup import Matchup
+from reports.sections.matchup import plan as matchup_plan
+from reports.sections.scores import Scores
+from reports.sections.seats import SeatAdvantage, Setting, order_long, order_verdicts
+from reports.sections.variants import Comparison, Variants, presets_table
+from reports.words import join_words, pp_bounds, pp_interval
+
+GAME = "motines"
+BASE = "standard"
+EQUAL = "equal_start_money"
+SEAT_PRESETS = (BASE, EQUAL)
+VARIANTS = ("short", "very_short", EQUAL, "no_gifts")
+POLICIES = ("random", "greedy")  # the spec shows the weakest seat changes between them
+PLAYER_COUNTS = (3, 4, 5)
+VARIANT_PLAYERS = 4
+VARIANT_POLICY = "greedy"
+SEED = 1                          # one seed for every run: common random numbers
+# Games per run at scale 1 (15 runs), sized for about a minute on 2 shared cores: the fast
+# path plays well over 100k random and about 30k greedy 4-player games/s on 2 threads.
+GAMES = 100_000
+MARGIN = 0.02                     # "balanced" = every seat within ±2 pp of 1/P
+STRONG = "rollout"                # the stronger policy, one seat among greedy seats, rotated
+STRONG_PARAMS = ""                # e.g. ":samples=4" (tests make it quick)
+STRONG_PLAYERS = 4
+STRONG_GAMES = 2_000              # rollout is slow: these games in all, split over the seats
+
+
+def plan(scale: float = 1.0) -> list[RunSpec]:
+    """Seat runs (both presets x both policies x 3-5 players), the other variants at 4
+    players under greedy, and one rollout seat among greedy seats in every seat; counts
+    scaled (at least two games, so paired variances exist)."""
+    info = get_game(GAME)
+    return (grid(info, SEAT_PRESETS, POLICIES, PLAYER_COUNTS, GAMES, SEED, scale, least=2,
+                 label="{preset}, {policy}, {players} players")
+            + grid(info, [v for v in VARIANTS if v not in SEAT_PRESETS], (VARIANT_POLICY,),
+                   (VARIANT_PLAYERS,), GAMES, SEED, scale, least=2,
+                   label="{preset}, {policy}, {players} players")
+            + matchup_plan(info, BASE, STRONG + STRONG_PARAMS, VARIANT_POLICY, STRONG_PLAYERS,
+                           STRONG_GAMES, SEED, scale))
+
+
+# ================================================================ the words
+
+
+def how_to_read(page, answers: Answers) -> None:
+    c: Comparison = answers["variants"]
+    page.paragraph(
+        "Seat 0 is the first Captain, seat 1 the first follower, and so on clockwise. The "
+        "first Captain cannot take the Subvention or mutiny in round 1 and starts with 3$ "
+        "where everyone else has 4$. Each seat figure comes from runs in which every seat "
+        "plays the same policy, so it is about the seat, not the player in it; the two "
+        "policies are the spec's 'random' (uniform over legal moves) and 'greedy' (one step "
+        "ahead on a points valuation), because the spec's prototype found that the weakest "
+        "seat changes between them.")
+    page.paragraph(
+        f"Verdicts: 'balanced' when every seat's simultaneous interval of the gap from 1/P "
+        f"lies within ±{MARGIN * 100:g} pp, 'unbalanced' when one lies wholly outside, "
+        f"otherwise 'undetermined'. The variations below were played at {c.players} players "
+        f"with '{VARIANT_POLICY}' on the same {c.answer.games:,} games as the standard rules "
+        "(common random numbers), so each game gives a paired difference; * marks a "
+        "difference that survives Holm's correction across the variations (family-wise 5%).",
+        css="note")
+    page.table(presets_table(get_game(GAME), BASE, c.names), caption="The variations compared")
+
+
+def _seat_cell(s: Setting, seat: int) -> str:
+    row = s.seat.table.iloc[seat]
+    return f"{row['share']:.1%} [{row['low']:.1%}, {row['high']:.1%}]"
+
+
+def _weakest(s: Setting) -> tuple[int, bool]:
+    """The seat with the smallest share, and whether its simultaneous interval of the gap
+    from the fair share lies wholly below 0."""
+    t = s.seat.table
+    k = int(t["share"].idxmin())
+    return k, bool(t.loc[k, "sim_high"] < 0)
+
+
+def reading(answers: Answers) -> list[str]:
+    """A few plain sentences answering the question, computed from the tables."""
+    settings: list[Setting] = answers["seats"].settings
+    base = {(s.policy, s.players): s for s in settings if s.preset == BASE}
+    equal = {(s.policy, s.players): s for s in settings if s.preset == EQUAL}
+    out = []
+    for policy in POLICIES:
+        part = [base[(policy, p)] for p in PLAYER_COUNTS if (policy, p) in base]
+        if not part:
+            continue
+        edges = join_words(f"{pp_interval(s.seat.headline)} at {s.players} players"
+                           for s in part)
+        weak = []
+        for s in part:
+            k, clear = _weakest(s)
+            weak.append(f"seat {k} at {s.players} players ({_seat_cell(s, k)}"
+                        + (", below the fair share with 95% simultaneous confidence)"
+                           if clear else ", not shown to be below the fair share)"))
+        verdicts = join_words(f"{s.seat.verdict} at {s.players}" for s in part)
+        out.append(f"Under {policy} play the first Captain's edge (seat 0's win share minus "
+                   f"1/P, 95% interval) is {edges}. The weakest seat is {join_words(weak)}. "
+                   f"Seat verdicts within ±{MARGIN * 100:g} pp: {verdicts} players.")
+    changes = []
+    for p in PLAYER_COUNTS:
+        if all((policy, p) in base for policy in POLICIES):
+            seats = [_weakest(base[(policy, p)])[0] for policy in POLICIES]
+            if len(set(seats)) > 1:
+                changes.append(f"at {p} players " + " but ".join(
+                    f"seat {k} under {policy}" for k, policy in zip(seats, POLICIES,
+                                                                    strict=True)))
+    if changes:
+        out.append("So the weakest seat depends on how people play (" + "; ".join(changes)
+                   + "): a seat answer for this game has to name the players it assumes.")
+    money = []
+    for policy in POLICIES:
+        for p in PLAYER_COUNTS:
+            if (policy, p) in base and (policy, p) in equal:
+                b, e = base[(policy, p)].seat.headline, equal[(policy, p)].seat.headline
+                money.append(f"{policy} at {p} players {pp_interval(b)} -> {pp_interval(e)}")
+    if money:
+        out.append("Does giving the first Captain 4$ like everyone else remove its handicap? "
+                   "Seat 0's edge, standard -> equal starting money: " + "; ".join(money)
+                   + ". (Each interval is its own run's; the runs share their deals.)")
+    c: Comparison = answers["variants"]
+    t = c.answer.table.set_index(["variant", "metric"])
+    if (EQUAL, "first_player_edge") in t.index:
+        r = t.loc[(EQUAL, "first_player_edge")]
+        out.append(f"Paired on the same {c.answer.games:,} games ({VARIANT_POLICY}, "
+                   f"{c.players} players), equal starting money changes seat 0's edge by "
+                   f"{r['diff'] * 100:+.2f} pp {pp_bounds(r['low'], r['high'])}"
+                   + (" (significant after Holm)." if r["significant"] else
+                      " (not significant after Holm)."))
+
+    lengths = []
+    for v in c.names:
+        r = t.loc[(v, "rounds_mean")]
+        lengths.append(f"{v} {r['value']:.2f} ({r['diff']:+.2f} [{r['low']:+.2f}, "
+                       f"{r['high']:+.2f}])")
+    first = t.loc[(c.names[0], "rounds_mean")]
+    out.append(f"Game length at {c.players} players ({VARIANT_POLICY}): {first['base']:.2f} "
+               "rounds under the standard rules; " + "; ".join(lengths) + ".")
+    spread = [(v, t.loc[(v, "score_spread")]) for v in c.names]
+    moved = [f"{v} {r['base']:.1f} -> {r['value']:.1f}" for v, r in spread if r["significant"]]
+    if moved:
+        out.append("Score spread (SD of final PV) moves significantly under "
+                   + join_words(moved) + ".")
+
+    m = answers["matchup"]
+    out.append(f"The stronger policy: {m.verdict_text} ({m.focal} seats score "
+               f"{m.lead.estimate:+.2f} PV [{m.lead.low:+.2f}, {m.lead.high:+.2f}] against the "
+               f"{m.field} seats' mean).")
+    part = [x for x in answers["scores"] if x.preset == BASE]
+    if part:
+        out.append("Standard rules: winners average " + ", ".join(
+            f"{x.scores.winner.mean():.1f} PV against {x.scores.others.mean():.1f} "
+            f"({x.name})" for x in part) + ".")
+    return out
+
+
+PAGE = GamePage(
+    game=GAME,
+    filename="motines.html",
+    title="21 Motines: how much is the first Captaincy worth?",
+    subtitle="rumsim balance report - 21 Motines (3-5 players), spec sections 3, 4, 6 and 9",
+    blurb="how much is the first Captaincy worth? Seat win shares under random and greedy "
+          "play, equal starting money, shorter games",
+    plan=plan,
+    sections=(
+        SeatAdvantage(
+            margin=MARGIN, presets=SEAT_PRESETS, policies=POLICIES,
+            heading="Seat win shares, {players} players",
+            figure_title="Win share by seat, {policy} policy, {preset} rules",
+            figure_alt="win share by seat per player count, {policy} policy, {preset} rules",
+            figure_caption="Points: win share; whiskers: 95% Wilson intervals; dashed: the fair "
+                           "share 1/P; grey: ±{margin} pp.",
+            xlabel="seat (0 is the first Captain)",
+            captions={"seat": "Win share by seat, % [95% interval]; verdict within ±{margin} "
+                              "pp"},
+            value_label="seat {}",
+            csv={"seats": order_long, "seat_verdicts": order_verdicts}),
+        Variants(base=BASE, players=VARIANT_PLAYERS, policy=VARIANT_POLICY),
+        Matchup(focal=STRONG, field=VARIANT_POLICY, players=STRONG_PLAYERS),
+        Scores(presets=(BASE,), policies=POLICIES, unit="PV"),
+    ),
+    reading=reading,
+    how_to_read=how_to_read,
+    columns=("game", "players", "rounds", "truncated"),
+    per_seat=("win", "score"),
+)
