@@ -369,6 +369,12 @@ def test_bad_player_and_policy_counts_are_user_errors():
         GAME.fast(Rules(), GAME.seat_policies("greedy", 2), 2, 1, 0, 5)
 
 
+def test_a_policy_the_fast_path_does_not_play_is_refused():
+    # rollout (a slow policy) is played on the reference path only: no row, a clear error
+    with pytest.raises(RulesError, match="reference path"):
+        GAME.fast(Rules(), GAME.seat_policies("greedy,rollout,greedy,random", 4), 4, 1, 0, 3)
+
+
 def test_enough_games_are_compared():
     planned = (3 * sum(POLICY_GAMES.values()) + len(MIXES) * MIX_GAMES
                + len(Rules.preset_names()) * sum(g for _, _, g in PRESET_SEATS)

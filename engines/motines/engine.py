@@ -51,6 +51,7 @@ from engines._fast import fast_path
 from engines._fast import offset as _padd
 from engines._game import POLICY_WIDTH
 from engines._rng import rng_below, rng_shuffle
+from engines._rules import RulesError
 from engines.motines import POLICIES
 from engines.motines.rules import BY_RULE, R
 
@@ -1881,6 +1882,10 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     """Game ``game`` of ``seed`` (the ``engines._fast`` contract); its row to out[0:15 + 7P]."""
     s = ints
     fb = floats
+    for p in range(P):
+        code = s[S_CODE + p]
+        if code != RANDOM and code != GREEDY and code != PLANNER:
+            return False  # a policy this path does not play (``capacity`` says so)
     setup(s, rng, P)
     while s[S_PHASE] == NORMAL or s[S_PHASE] == LAST_CAPTAIN:
         play_round(s, fb, pol, rng)
@@ -1963,4 +1968,15 @@ def sizes(g: np.ndarray, players: int, cap: int) -> tuple[int, int]:
     return S_SIZE, F_SIZE
 
 
-FAST = fast_path(__name__, play_one, sizes, setup_block=setup_block)
+def capacity(replay: int) -> int:
+    """The buffers never fill (cap 0). ``play_one`` returns False only for a seat whose
+    policy this path does not play (so far ``rollout``), and a replay could not help:
+    the driver asks for one, and is told why."""
+    if replay == 0:
+        return 0
+    raise RulesError("21 Motines: the fast path plays the random, greedy and planner "
+                     "policies; a seat's policy (rollout) is played on the reference path "
+                     "only (backend 'reference')")
+
+
+FAST = fast_path(__name__, play_one, sizes, setup_block=setup_block, capacity=capacity)
