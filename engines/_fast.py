@@ -89,6 +89,15 @@ def offset(typingctx, p, n):
     return p(p, n), codegen
 
 
+@intrinsic
+def as_words(typingctx, p):
+    """An ``int64*`` seen as ``uint64*`` (the same memory): a generator state kept in a
+    game's int buffer, e.g. a look-ahead's own world stream (both are i64* to LLVM)."""
+    def codegen(context, builder, signature, args):
+        return args[0]
+    return types.CPointer(types.uint64)(p), codegen
+
+
 @njit(cache=True)
 def no_block_setup(ints, floats, g, f, pol, P, cap):
     """The default ``setup_block``: nothing to prepare."""

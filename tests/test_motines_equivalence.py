@@ -369,10 +369,20 @@ def test_bad_player_and_policy_counts_are_user_errors():
         GAME.fast(Rules(), GAME.seat_policies("greedy", 2), 2, 1, 0, 5)
 
 
-def test_a_policy_the_fast_path_does_not_play_is_refused():
-    # rollout (a slow policy) is played on the reference path only: no row, a clear error
-    with pytest.raises(RulesError, match="reference path"):
-        GAME.fast(Rules(), GAME.seat_policies("greedy,rollout,greedy,random", 4), 4, 1, 0, 3)
+# rollout plays every D1/D2/D9 option to the end many times on the reference path (about
+# 0.7 s a game with 2 samples of 2 options), so it is compared on few games, small settings
+ROLLOUT_CASES = [
+    ({}, "rollout:samples=2:width=2,greedy,random,greedy", 4, 5),
+    ({}, "greedy,rollout:samples=1:width=3:score_weight=0,greedy", 3, 3),
+    ({"hidden_hands": False}, "random,greedy,rollout:samples=2:width=2", 3, 3),
+    ({"free_round_resolution": "placement_order", "num_mutinies": 5},
+     "rollout:samples=3:width=4,planner,greedy,greedy,rollout:samples=1:width=2", 5, 3),
+]
+
+
+@pytest.mark.parametrize("overrides, policies, players, games", ROLLOUT_CASES)
+def test_rollout(overrides, policies, players, games):
+    assert_same(Rules.from_overrides(overrides), policies, players, 29, games)
 
 
 def test_enough_games_are_compared():

@@ -47,11 +47,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engines._fast import fast_path
+from engines._fast import as_words, fast_path
 from engines._fast import offset as _padd
 from engines._game import POLICY_WIDTH
-from engines._rng import rng_below, rng_shuffle
-from engines._rules import RulesError
+from engines._rng import rng_below, rng_next, rng_seed, rng_shuffle
 from engines.motines import POLICIES
 from engines.motines.rules import BY_RULE, R
 
@@ -94,8 +93,16 @@ BLIND = -1                         # the D7 option "a free blind fish"
 RANDOM = POLICIES["random"].slots().CODE
 GREEDY_AT = POLICIES["greedy"].slots()
 PLANNER_AT = POLICIES["planner"].slots()
+ROLLOUT_AT = POLICIES["rollout"].slots()
 GREEDY = GREEDY_AT.CODE
 PLANNER = PLANNER_AT.CODE
+ROLLOUT = ROLLOUT_AT.CODE
+# greedy at its declared defaults: what a rollout seat plays outside D1/D2/D9, and every
+# seat of a rollout's playouts (policies.RolloutPolicy)
+_GREEDY_PARAMS = [float(p.default) for p in POLICIES["greedy"].params]
+GREEDY_ROW = tuple([float(GREEDY), *_GREEDY_PARAMS] + [0.0] * (PW - 1 - len(_GREEDY_PARAMS)))
+MAX_SAMPLES = 256          # rollout's samples (its declared bound)
+MAX_OPTIONS = 32
 
 MAX_P = 5
 MAX_DISPLAY = 8
@@ -115,7 +122,8 @@ PL_CAPR = 20               # captain rounds
 PL_MUT = 21                # Mutiny pawns resolved
 PL_LEFT = 22               # leftover 1$ at the end
 PL_ENDM = 23               # $ when the free round ended
-PL_SIZE = 24
+PL_KNOWN = 24              # 5: fish everyone knows it holds (reference Player.known)
+PL_SIZE = 29
 
 # ---------------------------------------------------------------- a pawn
 PN_SEAT = 0
@@ -186,12 +194,27 @@ S_USE = S_OFFER + 160                 # 160: treasures to use
 S_SALE = S_USE + 160                  # 7: a sale (combo, r, b, p, y, j, x)
 S_UNSEEN = S_SALE + 8                 # 7: unseen fish or treasures
 S_FBASE = S_UNSEEN + 8                # 5: followers' Phi (planner D1)
-S_CACHE = S_FBASE + 8                 # CACHE_N: best sales, direct-mapped (memo_look)
+S_POOL = S_FBASE + 8                  # MAX_DECK: a rollout's re-dealt cards
+S_RO_SAMPLES = S_POOL + MAX_DECK      # 5: each seat's rollout samples
+S_RO_WIDTH = S_RO_SAMPLES + MAX_P     # 5: and width
+S_CACHE = S_RO_WIDTH + MAX_P          # CACHE_N: best sales, direct-mapped (memo_look)
 S_SIZE = S_CACHE + CACHE_N
 
 # ---------------------------------------------------------------- the policies' floats
 F_CHANCE = 0               # 5: P(a treasure) at positions 1-5
-F_SIZE = 8
+F_GPOL = 8                 # MAX_P x PW: the seats' rows, a rollout seat's as greedy's
+F_POPOL = F_GPOL + MAX_P * PW  # MAX_P x PW: every seat greedy (a rollout's playouts)
+F_RO_W = F_POPOL + MAX_P * PW  # 5: each seat's rollout score_weight
+F_RO_VAL = F_RO_W + MAX_P      # MAX_OPTIONS: greedy's values of a rollout's options
+F_RO_WIN = F_RO_VAL + MAX_OPTIONS  # MAX_P: a playout's win shares
+F_SIZE = F_RO_WIN + MAX_P
+
+# after the state: the rollout's playout state (the same layout), then its scratch
+S_COPY = S_SIZE
+S_RO_PICK = 2 * S_SIZE         # MAX_OPTIONS: options played out
+S_RO_WORDS = S_RO_PICK + MAX_OPTIONS  # MAX_SAMPLES: the playouts' seeds
+S_RO_RNG = S_RO_WORDS + MAX_SAMPLES   # 4: a playout's world stream (uint64 words)
+N_INT = S_RO_RNG + 4
 
 
 # ================================================================ small helpers
@@ -713,15 +736,20 @@ def make_sale(s, seat, combo, r, b, p, y, j, x):
     """Sell: cards to the discard (joker cards before joker treasures), ice to the supply."""
     pb = _pl(seat)
     s[pb + PL_HAND + RED] -= r
+    s[pb + PL_KNOWN + RED] = max(0, s[pb + PL_KNOWN + RED] - r)
     discard_fish(s, RED, r)
     s[pb + PL_HAND + BLUE] -= b
+    s[pb + PL_KNOWN + BLUE] = max(0, s[pb + PL_KNOWN + BLUE] - b)
     discard_fish(s, BLUE, b)
     s[pb + PL_HAND + PURPLE] -= p
+    s[pb + PL_KNOWN + PURPLE] = max(0, s[pb + PL_KNOWN + PURPLE] - p)
     discard_fish(s, PURPLE, p)
     s[pb + PL_HAND + YELLOW] -= y
+    s[pb + PL_KNOWN + YELLOW] = max(0, s[pb + PL_KNOWN + YELLOW] - y)
     discard_fish(s, YELLOW, y)
     cards = min(j, s[pb + PL_HAND + JOKER])
     s[pb + PL_HAND + JOKER] -= cards
+    s[pb + PL_KNOWN + JOKER] = max(0, s[pb + PL_KNOWN + JOKER] - cards)
     discard_fish(s, JOKER, cards)
     for _ in range(j - cards):
         discard_treasure(s, seat, T_JOKER)
@@ -1289,6 +1317,8 @@ def decide_captain(s, fb, pol, rng, seat, n):
     code = s[S_CODE + seat]
     if code == RANDOM:
         return rng_below(_seat_rng(rng, seat), n)
+    if code == ROLLOUT:
+        return rollout_decide(s, fb, pol, rng, seat, n, 0)
     if code == PLANNER:
         return planner_captain(s, fb, pol, seat, n)
     return greedy_captain(s, fb, pol, seat, n)
@@ -1299,6 +1329,8 @@ def decide_follower(s, fb, pol, rng, seat, n):
     code = s[S_CODE + seat]
     if code == RANDOM:
         return rng_below(_seat_rng(rng, seat), n)
+    if code == ROLLOUT:
+        return rollout_decide(s, fb, pol, rng, seat, n, 1)
     if code == PLANNER:
         return planner_follower(s, fb, pol, seat, n)
     return greedy_follower(s, fb, pol, seat, n, True)
@@ -1308,6 +1340,8 @@ def decide_follower(s, fb, pol, rng, seat, n):
 def decide_free(s, fb, pol, rng, seat, n):
     if s[S_CODE + seat] == RANDOM:
         return rng_below(_seat_rng(rng, seat), n)
+    if s[S_CODE + seat] == ROLLOUT:
+        return rollout_decide(s, fb, pol, rng, seat, n, 2)
     return greedy_follower(s, fb, pol, seat, n, False)
 
 
@@ -1525,6 +1559,7 @@ def buy_display(s, seat, index):
     return_ice(s, seat, s[S_RULES + R.fish_prices + 2 * colour])
     s[pb + PL_MONEY] -= s[S_RULES + R.fish_prices + 2 * colour + 1]
     s[pb + PL_HAND + colour] += 1
+    s[pb + PL_KNOWN + colour] += 1
     s[S_DISPLAY + index] = EMPTY
 
 
@@ -1722,6 +1757,15 @@ def new_round(s):
 
 
 @njit(cache=True)
+def place_captain(s, box, slot):
+    """reference.place_captain: the Captain's pawn at position 1 of the chosen action."""
+    C = s[S_CAPTAIN]
+    s[S_CHOICES + box] += 1
+    s[_pl(C) + PL_CAPR] += 1
+    place(s, C, box, slot)
+
+
+@njit(cache=True)
 def play_round(s, fb, pol, rng):
     """One normal or last-Captain round: choices, resolution, captaincy."""
     P = s[S_P]
@@ -1731,15 +1775,21 @@ def play_round(s, fb, pol, rng):
     k = 0 if n == 1 else decide_captain(s, fb, pol, rng, C, n)
     o = s[S_OPT + k]
     box = _opt_box(o)
-    s[S_CHOICES + box] += 1
-    s[_pl(C) + PL_CAPR] += 1
-    place(s, C, box, _opt_slot(o))
+    place_captain(s, box, _opt_slot(o))
     for i in range(1, P):
         seat = (C + i) % P
         n = follower_options(s, seat, box)
         k = 0 if n == 1 else decide_follower(s, fb, pol, rng, seat, n)
         o = s[S_OPT + k]
         place(s, seat, _opt_box(o), _opt_slot(o))
+    resolve_round(s, pol, rng)
+
+
+@njit(cache=True)
+def resolve_round(s, pol, rng):
+    """The placed round resolved: the Captain's box, Subvention, the mutineer; captaincy."""
+    C = s[S_CAPTAIN]
+    box = s[_pn(0) + PN_BOX]
     resolve_box(s, pol, rng, box)
     npawns = s[S_NPAWNS]
     for i in range(npawns):
@@ -1781,6 +1831,12 @@ def play_free_round(s, fb, pol, rng):
         k = 0 if n == 1 else decide_free(s, fb, pol, rng, seat, n)
         o = s[S_OPT + k]
         place(s, seat, _opt_box(o), _opt_slot(o))
+    resolve_free_round(s, pol, rng)
+
+
+@njit(cache=True)
+def resolve_free_round(s, pol, rng):
+    """The placed free round resolved, box by box or pawn by pawn."""
     if s[S_RULES + R.free_round_resolution] == 0:
         for box in range(8):
             resolve_box(s, pol, rng, box)
@@ -1806,6 +1862,216 @@ def play_free_round(s, fb, pol, rng):
             if box == SF and last:
                 refill_display(s, rng)
     s[S_PHASE] = OVER
+
+
+# ================================================================ rollout (policies.RolloutPolicy)
+# A playout runs on the copy at S_COPY with every seat greedy at its defaults; its rounds
+# are the greedy_* drivers below, which never reach a rollout decision (no recursion).
+
+
+@njit(cache=True)
+def greedy_finish_round(s, fb, pol, rng, start):
+    """reference.finish_round with every seat greedy: followers from ``start``, resolution."""
+    P = s[S_P]
+    C = s[S_CAPTAIN]
+    box = s[_pn(0) + PN_BOX]
+    for i in range(start, P):
+        seat = (C + i) % P
+        n = follower_options(s, seat, box)
+        k = 0 if n == 1 else greedy_follower(s, fb, pol, seat, n, True)
+        o = s[S_OPT + k]
+        place(s, seat, _opt_box(o), _opt_slot(o))
+    resolve_round(s, pol, rng)
+
+
+@njit(cache=True)
+def greedy_finish_free(s, fb, pol, rng, start):
+    """reference.finish_free_round with every seat greedy."""
+    P = s[S_P]
+    for i in range(start, P):
+        seat = (s[S_CAPTAIN] + i) % P
+        n = free_options(s, seat)
+        k = 0 if n == 1 else greedy_follower(s, fb, pol, seat, n, False)
+        o = s[S_OPT + k]
+        place(s, seat, _opt_box(o), _opt_slot(o))
+    resolve_free_round(s, pol, rng)
+
+
+@njit(cache=True)
+def greedy_play_on(s, fb, pol, rng):
+    """reference.play_on with every seat greedy, then final scoring."""
+    while s[S_PHASE] == NORMAL or s[S_PHASE] == LAST_CAPTAIN:
+        new_round(s)
+        n = captain_options(s)
+        k = 0 if n == 1 else greedy_captain(s, fb, pol, s[S_CAPTAIN], n)
+        o = s[S_OPT + k]
+        place_captain(s, _opt_box(o), _opt_slot(o))
+        greedy_finish_round(s, fb, pol, rng, 1)
+    if s[S_PHASE] == FREE:
+        new_round(s)
+        greedy_finish_free(s, fb, pol, rng, 0)
+    final_scoring(s, pol, rng)
+
+
+@njit(cache=True)
+def resample(s, seat, rng):
+    """policies.resample: what ``seat`` cannot see, re-dealt from ``rng``."""
+    P = s[S_P]
+    hidden = s[S_RULES + R.hidden_hands] != 0
+    n = 0
+    if hidden:
+        unseen_fish(s, seat)
+        for c in range(5):
+            k = s[S_UNSEEN + c]
+            for q in range(P):
+                if q != seat:
+                    k -= s[_pl(q) + PL_KNOWN + c]
+            for _ in range(k):
+                s[S_POOL + n] = c
+                n += 1
+    else:
+        for c in range(5):
+            k = 0
+            for i in range(s[S_IFP_N]):
+                k += s[S_IFP + i] == c
+            for i in range(s[S_SH_HEAD], s[S_SH_END]):
+                k += s[S_SHOAL + i] == c
+            for _ in range(k):
+                s[S_POOL + n] = c
+                n += 1
+    rng_shuffle(rng, s, S_POOL, n)
+    at = 0
+    if hidden:
+        for q in range(P):
+            if q == seat:
+                continue
+            pb = _pl(q)
+            unknown = 0
+            for c in range(5):
+                unknown += s[pb + PL_HAND + c] - s[pb + PL_KNOWN + c]
+                s[pb + PL_HAND + c] = s[pb + PL_KNOWN + c]
+            for _ in range(unknown):
+                s[pb + PL_HAND + s[S_POOL + at]] += 1
+                at += 1
+    for i in range(s[S_IFP_N]):
+        s[S_IFP + i] = s[S_POOL + at]
+        at += 1
+    for i in range(n - at):
+        s[S_SHOAL + i] = s[S_POOL + at + i]
+    s[S_SH_HEAD] = 0
+    s[S_SH_END] = n - at
+    m = 0
+    for kind in range(7):
+        if hidden:
+            k = s[S_RULES + R.treasure_counts + kind] - s[S_TDISC + kind] \
+                - s[_pl(seat) + PL_TR + kind]
+        else:
+            k = 0
+            for i in range(s[S_TD_HEAD], s[S_TD_END]):
+                k += s[S_TDECK + i] == kind
+        for _ in range(k):
+            s[S_POOL + m] = kind
+            m += 1
+    rng_shuffle(rng, s, S_POOL, m)
+    at = 0
+    if hidden:
+        for q in range(P):
+            if q == seat:
+                continue
+            pb = _pl(q)
+            held = 0
+            for kind in range(7):
+                held += s[pb + PL_TR + kind]
+                s[pb + PL_TR + kind] = 0
+            for _ in range(held):
+                s[pb + PL_TR + s[S_POOL + at]] += 1
+                at += 1
+    for i in range(m - at):
+        s[S_TDECK + i] = s[S_POOL + at + i]
+    s[S_TD_HEAD] = 0
+    s[S_TD_END] = m - at
+
+
+@njit(cache=True)
+def playout(s, fb, seat, o, decision, word):
+    """One game finished from here after option ``o``, everyone greedy: its worth."""
+    c = _padd(s, S_COPY)
+    for i in range(S_GAME_END):
+        c[i] = s[i]
+    rng = as_words(_padd(s, S_RO_RNG))
+    rng_seed(rng, np.uint64(word), np.uint64(0), np.uint64(0))
+    resample(c, seat, rng)
+    pp = _padd(fb, F_POPOL)
+    box = _opt_box(o)
+    slot = _opt_slot(o)
+    if decision == 0:
+        place_captain(c, box, slot)
+        greedy_finish_round(c, fb, pp, rng, 1)
+        greedy_play_on(c, fb, pp, rng)
+    elif decision == 1:
+        place(c, seat, box, slot)
+        greedy_finish_round(c, fb, pp, rng, c[S_NPAWNS])
+        greedy_play_on(c, fb, pp, rng)
+    else:
+        place(c, seat, box, slot)
+        greedy_finish_free(c, fb, pp, rng, c[S_NPAWNS])
+        final_scoring(c, pp, rng)
+    win = _padd(fb, F_RO_WIN)
+    winners(c, win)
+    best_other = -(1 << 40)
+    for q in range(c[S_P]):
+        if q != seat:
+            best_other = max(best_other, c[_pl(q) + PL_PV])
+    return win[seat] + fb[F_RO_W + seat] * (c[_pl(seat) + PL_PV] - best_other)
+
+
+@njit(cache=True)
+def rollout_decide(s, fb, pol, rng, seat, n, decision):
+    """RolloutPolicy.decide over the options at S_OPT (decision 0: D1, 1: D2, 2: D9)."""
+    P = s[S_P]
+    base = phi_q(s, seat, seat, 0, 0, 0, -1)
+    still = P - s[S_NPAWNS] - 1
+    bonus = greedy_bonus(s, pol, seat) if decision == 1 else 0.0
+    for i in range(n):
+        o = s[S_OPT + i]
+        box = _opt_box(o)
+        if decision == 0:
+            v = action_value(s, fb, pol, seat, seat, base, box, _opt_slot(o), 1, P)
+        else:
+            k = s[S_BOX_N + box]
+            v = action_value(s, fb, pol, seat, seat, base, box, _opt_slot(o), k + 1,
+                             k + 1 + still)
+            if decision == 1 and box == MUT:
+                v = v + bonus
+        fb[F_RO_VAL + i] = v
+        s[S_RO_PICK + i] = 0
+    width = min(s[S_RO_WIDTH + seat], n)
+    for _ in range(width):  # the largest values, ties to the earlier (a stable sort)
+        best = -1
+        for i in range(n):
+            if s[S_RO_PICK + i] == 0 and (best < 0 or fb[F_RO_VAL + i] > fb[F_RO_VAL + best]):
+                best = i
+        s[S_RO_PICK + best] = 1
+    if width == 1:
+        for i in range(n):
+            if s[S_RO_PICK + i]:
+                return i
+    samples = s[S_RO_SAMPLES + seat]
+    own = _seat_rng(rng, seat)
+    for j in range(samples):
+        s[S_RO_WORDS + j] = np.int64(rng_next(own))
+    best = -1
+    best_v = 0.0
+    for i in range(n):
+        if s[S_RO_PICK + i] == 0:
+            continue
+        total = 0.0
+        for j in range(samples):
+            total += playout(s, fb, seat, s[S_OPT + i], decision, s[S_RO_WORDS + j])
+        if best < 0 or total > best_v + TOL:
+            best = i
+            best_v = total
+    return best
 
 
 # ================================================================ the end (spec §5)
@@ -1882,15 +2148,12 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     """Game ``game`` of ``seed`` (the ``engines._fast`` contract); its row to out[0:15 + 7P]."""
     s = ints
     fb = floats
-    for p in range(P):
-        code = s[S_CODE + p]
-        if code != RANDOM and code != GREEDY and code != PLANNER:
-            return False  # a policy this path does not play (``capacity`` says so)
+    gp = _padd(fb, F_GPOL)  # the seats' rows, a rollout seat's as greedy's (setup_block)
     setup(s, rng, P)
     while s[S_PHASE] == NORMAL or s[S_PHASE] == LAST_CAPTAIN:
-        play_round(s, fb, pol, rng)
-    play_free_round(s, fb, pol, rng)
-    final_scoring(s, pol, rng)
+        play_round(s, fb, gp, rng)
+    play_free_round(s, fb, gp, rng)
+    final_scoring(s, gp, rng)
     out[0] = game
     out[1] = P
     c = 2
@@ -1961,22 +2224,30 @@ def setup_block(ints, floats, g, f, pol, P, cap):
         floats[F_CHANCE + k] = hits / 36.0
     for i in range(CACHE_N):
         s[S_CACHE + i] = -1
+    # rollout: its parameters, greedy's rows for its own other decisions and for playouts,
+    # and the playout state's copy of the per-block tables with every seat greedy
+    for p in range(P):
+        code = int(pol[p * PW])
+        rollout = code == ROLLOUT
+        s[S_RO_SAMPLES + p] = int(pol[p * PW + ROLLOUT_AT.samples]) if rollout else 0
+        s[S_RO_WIDTH + p] = int(pol[p * PW + ROLLOUT_AT.width]) if rollout else 0
+        floats[F_RO_W + p] = pol[p * PW + ROLLOUT_AT.score_weight] if rollout else 0.0
+        for j in range(PW):
+            own = pol[p * PW + j]
+            greedy = GREEDY_ROW[j]
+            floats[F_GPOL + p * PW + j] = greedy if rollout else own
+            floats[F_POPOL + p * PW + j] = greedy
+    for i in range(S_GAME_END, S_SIZE):
+        s[S_COPY + i] = s[i]
+    for p in range(P):
+        s[S_COPY + S_CODE + p] = GREEDY
+        s[S_COPY + S_SLACK + p] = 0
 
 
 def sizes(g: np.ndarray, players: int, cap: int) -> tuple[int, int]:
-    """The state with the per-block tables and scratch, and the policies' floats."""
-    return S_SIZE, F_SIZE
+    """The state with the per-block tables and scratch, the rollout's playout state and
+    scratch, and the policies' floats."""
+    return N_INT, F_SIZE
 
 
-def capacity(replay: int) -> int:
-    """The buffers never fill (cap 0). ``play_one`` returns False only for a seat whose
-    policy this path does not play (so far ``rollout``), and a replay could not help:
-    the driver asks for one, and is told why."""
-    if replay == 0:
-        return 0
-    raise RulesError("21 Motines: the fast path plays the random, greedy and planner "
-                     "policies; a seat's policy (rollout) is played on the reference path "
-                     "only (backend 'reference')")
-
-
-FAST = fast_path(__name__, play_one, sizes, setup_block=setup_block, capacity=capacity)
+FAST = fast_path(__name__, play_one, sizes, setup_block=setup_block)
