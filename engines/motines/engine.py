@@ -194,6 +194,7 @@ S_USE = S_OFFER + 160                 # 160: treasures to use
 S_SALE = S_USE + 160                  # 7: a sale (combo, r, b, p, y, j, x)
 S_UNSEEN = S_SALE + 8                 # 7: unseen fish or treasures
 S_FBASE = S_UNSEEN + 8                # 5: followers' Phi (planner D1)
+S_BLIND_KEY = S_FBASE + 5             # whose blind-fish value F_BLIND holds (-1: none)
 S_POOL = S_FBASE + 8                  # MAX_DECK: a rollout's re-dealt cards
 S_RO_SAMPLES = S_POOL + MAX_DECK      # 5: each seat's rollout samples
 S_RO_WIDTH = S_RO_SAMPLES + MAX_P     # 5: and width
@@ -202,12 +203,15 @@ S_SIZE = S_CACHE + CACHE_N
 
 # ---------------------------------------------------------------- the policies' floats
 F_CHANCE = 0               # 5: P(a treasure) at positions 1-5
-F_GPOL = 8                 # MAX_P x PW: the seats' rows, a rollout seat's as greedy's
+F_BLIND = 5                # the blind-fish value of this decision (S_BLIND_KEY)
+F_GAME = 8                 # the floats above are a game's own; a playout has a copy
+F_GPOL = F_GAME            # MAX_P x PW: the seats' rows, a rollout seat's as greedy's
 F_POPOL = F_GPOL + MAX_P * PW  # MAX_P x PW: every seat greedy (a rollout's playouts)
 F_RO_W = F_POPOL + MAX_P * PW  # 5: each seat's rollout score_weight
 F_RO_VAL = F_RO_W + MAX_P      # MAX_OPTIONS: greedy's values of a rollout's options
 F_RO_WIN = F_RO_VAL + MAX_OPTIONS  # MAX_P: a playout's win shares
-F_SIZE = F_RO_WIN + MAX_P
+F_COPY = F_RO_WIN + MAX_P      # F_GAME: the playout's own floats (chances, blind value)
+F_SIZE = F_COPY + F_GAME
 
 # after the state: the rollout's playout state (the same layout), then its scratch
 S_COPY = S_SIZE
@@ -897,7 +901,7 @@ def unseen_fish(s, seat):
 
 
 @njit(cache=True)
-def blind_value(s, ps, seat, dice, base):
+def blind_value_now(s, ps, seat, dice, base):
     """E[Phi gain] of a blind fish to the holding + ``dice`` ice (whose 4 Phi is ``base``)."""
     total = unseen_fish(s, seat)
     if total <= 0:
@@ -908,6 +912,25 @@ def blind_value(s, ps, seat, dice, base):
         if n > 0:
             acc += n * (phi_q(s, ps, seat, 0, 0, dice, c) - base)
     return (acc * 0.25) / total
+
+
+@njit(cache=True)
+def blind_value(s, fb, ps, seat, dice, base):
+    """``blind_value_now``, kept for the rest of the decision (see ``fresh``) under
+    (ps, seat, dice): the options of one decision value the same blind fish."""
+    key = (ps * 8 + seat) * 8 + dice
+    if s[S_BLIND_KEY] == key:
+        return fb[F_BLIND]
+    value = blind_value_now(s, ps, seat, dice, base)
+    s[S_BLIND_KEY] = key
+    fb[F_BLIND] = value
+    return value
+
+
+@njit(cache=True, inline="always")
+def fresh(s):
+    """A decision starts: values kept from an earlier state are forgotten."""
+    s[S_BLIND_KEY] = -1
 
 
 @njit(cache=True)
@@ -943,6 +966,16 @@ def ice_share(s, ps, seat, base, position, n):
     g = S_RULES + R.ice_factory_gifts
     mode = s[S_RULES + R.ice_factory_roll]
     money = s[g + 2 * (position - 1) + 1]
+    # the direct gains (the same for every roll), then the hand-out: given = min(roll,
+    # supply left) ice one at a time from position 1, cycling, so position k gets one for
+    # each of 0 .. given - 1 that is k - 1 modulo n
+    supply = s[S_SUPPLY]
+    direct = 0
+    for q in range(1, n + 1):
+        got = min(s[g + 2 * (q - 1)], supply)
+        supply -= got
+        if q == position:
+            direct = got
     acc = 0
     weights = 0
     last_mine = -1
@@ -951,19 +984,8 @@ def ice_share(s, ps, seat, base, position, n):
     hi = 8 if mode == 0 else (7 if mode == 1 else 12)
     for roll in range(lo, hi + 1):
         w = 1 if mode != 2 else 6 - abs(roll - 7)
-        supply = s[S_SUPPLY]
-        mine = 0
-        for q in range(1, n + 1):
-            got = min(s[g + 2 * (q - 1)], supply)
-            supply -= got
-            if q == position:
-                mine += got
-        given = 0
-        while given < roll and supply > 0:
-            if given % n + 1 == position:
-                mine += 1
-            supply -= 1
-            given += 1
+        given = min(roll, supply)
+        mine = direct + ((given - position + n) // n if given >= position else 0)
         if mine != last_mine:  # the same ice, the same Phi
             qv = phi_q(s, ps, seat, 0, money, mine, -1)
             last_mine = mine
@@ -1024,7 +1046,7 @@ def offer_value(s, fb, pol, ps, seat, base, offer):
         return (phi_q(s, ps, seat, SO_2PV_GAIN, -SO_2PV_PRICE, 0, -1) - base) * 0.25
     if offer == SO_FISHING:
         found, best = best_display(s, ps, seat, base)
-        blind = blind_value(s, ps, seat, 0, base) if blind_available(s) else 0.0
+        blind = blind_value(s, fb, ps, seat, 0, base) if blind_available(s) else 0.0
         return blind if (not found or blind > best + TOL) else best
     if offer == SO_ICE:
         if s[S_SUPPLY] > 0:
@@ -1046,13 +1068,13 @@ def action_value(s, fb, pol, ps, seat, base, box, slot, position, n_ice):
         value = (q1 - base) * 0.25
         price = s[rr + R.if_prices + position - 1]
         if s[_pl(seat) + PL_MONEY] >= price and blind_available(s):
-            e = blind_value(s, ps, seat, free, q1)
+            e = blind_value(s, fb, ps, seat, free, q1)
             if e > 0.5 * price + TOL:
                 value += e - 0.5 * price
         return value
     if box == SF:
         if slot == NO_SLOT:
-            return blind_value(s, ps, seat, 0, base) if blind_available(s) else 0.0
+            return blind_value(s, fb, ps, seat, 0, base) if blind_available(s) else 0.0
         ok, value = display_value(s, ps, seat, base, slot)
         if not ok:
             return 0.0
@@ -1190,6 +1212,7 @@ def place(s, seat, box, slot):
 @njit(cache=True)
 def greedy_captain(s, fb, pol, seat, n):
     """GreedyPolicy.captain_action over the options at S_OPT: the index chosen."""
+    fresh(s)
     base = phi_q(s, seat, seat, 0, 0, 0, -1)
     P = s[S_P]
     best = 0
@@ -1206,6 +1229,7 @@ def greedy_captain(s, fb, pol, seat, n):
 @njit(cache=True)
 def planner_captain(s, fb, pol, seat, n):
     """PlannerPolicy.captain_action: own gain less lam x the followers' mean denied gain."""
+    fresh(s)
     P = s[S_P]
     base = phi_q(s, seat, seat, 0, 0, 0, -1)
     for i in range(P - 1):
@@ -1260,6 +1284,7 @@ def planner_bonus(s, pol, seat):
 @njit(cache=True)
 def greedy_follower(s, fb, pol, seat, n, bonus_on):
     """GreedyPolicy.follower_choice (and free_round_choice without the bonus)."""
+    fresh(s)
     base = phi_q(s, seat, seat, 0, 0, 0, -1)
     still = s[S_P] - s[S_NPAWNS] - 1
     bonus = greedy_bonus(s, pol, seat) if bonus_on else 0.0
@@ -1281,6 +1306,7 @@ def greedy_follower(s, fb, pol, seat, n, bonus_on):
 @njit(cache=True)
 def planner_follower(s, fb, pol, seat, n):
     """PlannerPolicy.follower_choice: mutiny only by the margin; JOIN if worth SUB."""
+    fresh(s)
     base = phi_q(s, seat, seat, 0, 0, 0, -1)
     still = s[S_P] - s[S_NPAWNS] - 1
     join = -1
@@ -1353,7 +1379,7 @@ def ask_if_buy(s, rng, seat, price):
     if s[S_CODE + seat] == RANDOM:
         return rng_below(_seat_rng(rng, seat), 2) == 0
     base = phi_q(s, seat, seat, 0, 0, 0, -1)
-    return blind_value(s, seat, seat, 0, base) > 0.5 * price + TOL
+    return blind_value_now(s, seat, seat, 0, base) > 0.5 * price + TOL
 
 
 @njit(cache=True)
@@ -1397,7 +1423,7 @@ def ask_so_fishing(s, rng, seat, n):
         if best == BLIND or v > best_v + TOL:
             best = i
             best_v = v
-    blind = blind_value(s, seat, seat, 0, base) if blind_available(s) else 0.0
+    blind = blind_value_now(s, seat, seat, 0, base) if blind_available(s) else 0.0
     if best == BLIND or blind > best_v + TOL:
         return BLIND
     return best
@@ -2002,19 +2028,22 @@ def playout(s, fb, seat, o, decision, word):
     rng_seed(rng, np.uint64(word), np.uint64(0), np.uint64(0))
     resample(c, seat, rng)
     pp = _padd(fb, F_POPOL)
+    cf = _padd(fb, F_COPY)
+    for i in range(F_GAME):
+        cf[i] = fb[i]
     box = _opt_box(o)
     slot = _opt_slot(o)
     if decision == 0:
         place_captain(c, box, slot)
-        greedy_finish_round(c, fb, pp, rng, 1)
-        greedy_play_on(c, fb, pp, rng)
+        greedy_finish_round(c, cf, pp, rng, 1)
+        greedy_play_on(c, cf, pp, rng)
     elif decision == 1:
         place(c, seat, box, slot)
-        greedy_finish_round(c, fb, pp, rng, c[S_NPAWNS])
-        greedy_play_on(c, fb, pp, rng)
+        greedy_finish_round(c, cf, pp, rng, c[S_NPAWNS])
+        greedy_play_on(c, cf, pp, rng)
     else:
         place(c, seat, box, slot)
-        greedy_finish_free(c, fb, pp, rng, c[S_NPAWNS])
+        greedy_finish_free(c, cf, pp, rng, c[S_NPAWNS])
         final_scoring(c, pp, rng)
     win = _padd(fb, F_RO_WIN)
     winners(c, win)
@@ -2028,6 +2057,7 @@ def playout(s, fb, seat, o, decision, word):
 @njit(cache=True)
 def rollout_decide(s, fb, pol, rng, seat, n, decision):
     """RolloutPolicy.decide over the options at S_OPT (decision 0: D1, 1: D2, 2: D9)."""
+    fresh(s)
     P = s[S_P]
     base = phi_q(s, seat, seat, 0, 0, 0, -1)
     still = P - s[S_NPAWNS] - 1
