@@ -20,7 +20,7 @@ from reports.sections.matchup import plan as matchup_plan
 from reports.sections.scores import Scores
 from reports.sections.seats import SeatAdvantage, Setting, order_long, order_verdicts
 from reports.sections.variants import Comparison, Variants, presets_table
-from reports.words import join_words, pp_bounds, pp_interval
+from reports.words import by_word, join_words, pp_bounds, pp_interval
 
 GAME = "motines"
 BASE = "standard"
@@ -93,6 +93,17 @@ def _weakest(s: Setting) -> tuple[int, bool]:
     return k, bool(t.loc[k, "sim_high"] < 0)
 
 
+def _money_effect(before, after) -> str:
+    """What equal starting money does to seat 0's edge, from the two intervals."""
+    if after.low > 0:
+        return ("it turns seat 0 into a favourite" if before.low <= 0
+                else "seat 0 was ahead already and gains more")
+    if after.high < 0:
+        return "a handicap remains"
+    return ("it removes the handicap (no edge left that the interval can show)"
+            if before.high < 0 else "seat 0 shows no edge either way")
+
+
 def reading(answers: Answers) -> list[str]:
     """A few plain sentences answering the question, computed from the tables."""
     settings: list[Setting] = answers["seats"].settings
@@ -126,16 +137,18 @@ def reading(answers: Answers) -> list[str]:
     if changes:
         out.append("So the weakest seat depends on how people play (" + "; ".join(changes)
                    + "): a seat answer for this game has to name the players it assumes.")
-    money = []
+    money, effect = [], []
     for policy in POLICIES:
         for p in PLAYER_COUNTS:
             if (policy, p) in base and (policy, p) in equal:
                 b, e = base[(policy, p)].seat.headline, equal[(policy, p)].seat.headline
                 money.append(f"{policy} at {p} players {pp_interval(b)} -> {pp_interval(e)}")
+                effect.append((_money_effect(b, e), f"{p} players ({policy})"))
     if money:
         out.append("Does giving the first Captain 4$ like everyone else remove its handicap? "
                    "Seat 0's edge, standard -> equal starting money: " + "; ".join(money)
-                   + ". (Each interval is its own run's; the runs share their deals.)")
+                   + ". (Each interval is its own run's; the runs share their deals.) "
+                   "In words: " + by_word(effect) + ".")
     c: Comparison = answers["variants"]
     t = c.answer.table.set_index(["variant", "metric"])
     if (EQUAL, "first_player_edge") in t.index:

@@ -112,3 +112,6 @@ def test_reading_names_the_weakest_seat_per_policy():
     assert "unbalanced at 3, unbalanced at 4 and unbalanced at 5 players" in html
     assert "one rollout seat among 3 greedy seats wins" in html
     assert "rollout is stronger than greedy" in html
+    # seat 0 wins 5% under random with or without equal money; greedy's weak seat is 1
+    assert "In words: a handicap remains at 3 players (random), 4 players (random) and 5 " \
+           "players (random)" in html
