@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import reports.motines as mo
 import reports.rum_runner as rr
 from engines.rum_runner.rules import Rules
 from reports import figures
@@ -30,6 +31,7 @@ def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "site"
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(rr, "ROLLOUT_SAMPLES", 2)
+        mp.setattr(mo, "STRONG_PARAMS", ":samples=1:width=2")  # a quick 21 Motines rollout
         written = build_report(out, scale=SCALE, backend="reference", progress=False)
     return out, written
 

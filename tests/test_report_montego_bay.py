@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 import reports.montego_bay as mb
+import reports.motines as mo
 import reports.rum_runner as rrun
 from engines.montego_bay.rules import Rules
 from reports import figures
@@ -30,6 +31,7 @@ def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "site"
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(rrun, "ROLLOUT_SAMPLES", 2)  # keeps the Rum Runner page quick
+        mp.setattr(mo, "STRONG_PARAMS", ":samples=1:width=2")  # and the 21 Motines page
         written = build_report(out, scale=SCALE, backend="reference", progress=False)
     return out, written
 
