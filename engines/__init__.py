@@ -16,6 +16,7 @@ _MODULES = {
     "rum-rebellion": "engines.rum_rebellion",
     "montego-bay": "engines.montego_bay",
     "motines": "engines.motines",
+    "rum-and-pirates": "engines.rum_and_pirates",
 }
 
 GAMES = tuple(_MODULES)

@@ -1,0 +1,118 @@
+"""Rum & Pirates (2-5 players): the game's declaration for the rest of rumsim.
+
+Spec: ``shared/rules/rum_and_pirates.md``. Players move one neutral Captain
+through a harbour town of nine tiles, filling each road it takes with their
+own pirates; every corner it reaches gives its mover an action (coins, rum,
+recruits, maps, pubs with a dice contest, chests with a scorpion contest,
+guards, ...). Whoever boards the ship with pirates left fights for the
+bunks with dice. Five rounds; the most honour points win.
+"""
+
+from __future__ import annotations
+
+from engines._game import Column, GameInfo, Param, PolicySpec
+from engines.rum_and_pirates.rules import Rules
+
+# Greedy's one-step value weights (spec §8.4), declared once: the rollout plays them too.
+GREEDY_PARAMS = (
+    Param("w_coin", 1.0, "VP a coin is worth", -10, 10),
+    Param("w_rum", 0.6, "VP a rum tile is worth", -10, 10),
+    Param("w_hand", 0.35, "VP a pirate placed on the board costs", -10, 10),
+    Param("tau", 0.5, "least net value of a move worth making (else board or stop)", -100, 100),
+    Param("p_rdv", 0.35, "chance a new rendezvous gets fulfilled", 0, 1),
+    Param("w_recruit", 0.8, "VP per round left of a recruited pirate", -10, 10),
+    Param("pub_join_share", 1.5, "coins the expected share of a pub must beat to join", -10, 10),
+    Param("reroll_can_win", 0, "1: in the bunk fight re-roll only when a new roll can win the "
+          "column (0: the spec's D9 as written)", 0, 1, integer=True),
+)
+
+POLICIES = {
+    "random": PolicySpec("random", 0, "uniform over the legal options of every decision "
+                         "(spec §8.3)"),
+    "greedy": PolicySpec("greedy", 1, "one-step value of the corner reached, less the pirates "
+                         "and coins spent (spec §8.4)", GREEDY_PARAMS),
+    "rollout": PolicySpec("rollout", 2, "flat Monte Carlo over the moves: greedy's `width` best "
+                          "moves, BOARD and REST or STOP, each played on `samples` re-dealt "
+                          "hidden worlds by greedy players to the horizon (the same worlds for "
+                          "every candidate); greedy elsewhere, with greedy's default weights "
+                          "(spec §8.5); slow", (
+        Param("samples", 16, "playouts per candidate (M)", 1, 256, integer=True),
+        Param("width", 6, "greedy's best moves played out (K)", 1, 70, integer=True),
+        Param("horizon", 0, "0: play out to the end of the round (score plus coins, rum and "
+              "open rendezvous at greedy's weights); 1: to the end of the game", 0, 1,
+              integer=True),
+        Param("reroll_can_win", 0, "as greedy's, in the rollout seat's own dice", 0, 1,
+              integer=True),
+    ), slow=True),
+}
+
+# VP categories of spec §7, in the order of the §11.13 table.
+CATEGORIES = ("pubs", "chests", "scorpions", "guards", "sleep", "supplies", "rdv", "maps")
+
+_PER_SEAT = (
+    ("score", "int", "final VP"),
+    ("win", "float", "1.0 for the winner, 1/k shared by k tied players (tiebreak)"),
+    *((f"vp_{c}", "int", f"VP from {c}") for c in CATEGORIES),
+    ("bunk", "int", "sleeping tiles won"),
+    ("pubs", "int", "pub tiles won"),
+    ("maps", "int", "map tiles taken"),
+    ("scorpions", "int", "scorpion chests taken"),
+    ("coins", "int", "coins held at the end"),
+    ("rum", "int", "rum tiles held at the end"),
+)
+
+_GAME_COLUMNS = (
+    Column("start_seat", "int", "the seat that started round 1 (first_start_seat)"),
+    Column("rounds", "int", "rounds played"),
+    Column("turns", "int", "turns (TURN calls of spec 5.2: moves, rests, boardings, lone turns)"),
+    *(Column(f"turns_r{r}", "int", f"turns in round {r} (0 if not played)") for r in range(1, 6)),
+    Column("max_round_turns", "int", "turns of the longest round"),
+    Column("moves", "int", "Captain moves"),
+    Column("dark_moves", "int", "dark-road moves"),
+    Column("forced_dark_moves", "int", "dark-road moves with no free road at the corner"),
+    Column("rests", "int", "rests"),
+    Column("dead_end_relocations", "int", "Captain relocations from a dead end"),
+    Column("hq_visits", "int", "arrivals on headquarters"),
+    Column("recruits", "int", "pirates recruited from a reserve"),
+    Column("scorpion_contests", "int", "scorpion contests held"),
+    Column("rolls", "int", "die rolls, re-rolls included"),
+    Column("rerolls", "int", "re-rolls bought with rum"),
+    Column("bunk_rerolls", "int", "re-rolls in the bunk fight"),
+    Column("bunk_hopeless_rerolls", "int", "bunk-fight re-rolls that could not win the column "
+           "(a new roll cannot beat an earlier roll under bunk_tie_rule)"),
+    Column("coins_again", "int", "coins paid for extra moves"),
+    Column("coins_dark", "int", "coins paid for dark moves"),
+    Column("coins_rest", "int", "coins paid for rests"),
+    Column("pub_fees", "int", "coins paid to pub hosts"),
+    Column("chests_exhausted", "int", "1 if the chest slot is empty at the end (all 12 used)"),
+    Column("pubs_exhausted", "int", "1 if the pub stack is empty at the end"),
+    Column("big_guards_exhausted", "int", "1 if the big-guard stack is empty at the end"),
+    Column("tied_first", "int", "players with the top score before the tie-break"),
+)
+
+
+def _columns(players: int) -> list[Column]:
+    cols = [Column("game", "int", "game index within the run"),
+            Column("players", "int", "number of players")]
+    for prefix, dtype, help_text in _PER_SEAT:
+        cols += [Column(f"{prefix}_{s}", dtype, f"seat {s}: {help_text}") for s in range(players)]
+    return cols + list(_GAME_COLUMNS)
+
+
+GAME = GameInfo(
+    name="rum-and-pirates",
+    title="Rum & Pirates",
+    min_players=2,
+    max_players=5,
+    default_players=4,
+    policies=POLICIES,
+    default_policy="greedy",
+    rules_cls=Rules,
+    columns=_columns,
+    summary="move one Captain through a pirate town, fill its roads with your pirates, then "
+            "fight for the bunks",
+    extra={"seat_note": "seat 0 starts round 1 (the start marker then moves one seat a round). "
+                        "The spec's prototype finds seat 0 weakest under random play and in 2- "
+                        "and 3-player greedy play, strongest in 4-player greedy play: a seat "
+                        "answer holds for the policy it names."},
+)
