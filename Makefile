@@ -19,8 +19,9 @@ install: $(STAMP)
 report: $(STAMP)
 	$(BIN)/rumsim report --out $(REPORT_DIR)
 
+# One test process per core; a file's tests stay together (they share module fixtures).
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/rumsim bench
