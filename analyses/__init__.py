@@ -52,6 +52,13 @@ _REGISTRY = (
     Analysis("scores", "analyses.scores:winners_and_others",
              "final scores of the winners and of the others, the winner's lead over the "
              "runner-up, tied top scores and game length"),
+    Analysis("composition", "analyses.composition:composition",
+             "where the points come from: mean score per category for a player and for the "
+             "winner, with intervals, and each category's share of the total",
+             games=("rum-and-pirates",)),
+    Analysis("events", "analyses.events:event_rates",
+             "how often things happen: per-game rates of counted events and shares of events, "
+             "with intervals over games"),
 )
 
 ANALYSES: dict[str, Analysis] = {a.name: a for a in _REGISTRY}

@@ -95,6 +95,29 @@ def mean_interval(values, confidence: float = CONFIDENCE) -> Interval:
     return Interval(m, m - half, m + half)
 
 
+def ratio_interval(numerators, denominators, confidence: float = CONFIDENCE) -> Interval:
+    """Ratio of totals sum(y) / sum(x) over independent units (games) with an interval.
+
+    Method: the ratio estimator R = Σy/Σx with its linearised (delta-method) variance
+    Var(R) ≈ Σ(y - R·x)² / (n (n-1) x̄²), and a Student-t(n-1) interval. It is the share
+    of events of one kind among events that cluster within a game (re-rolls per game),
+    where counting events as independent would understate the error. With no event
+    (Σx = 0) nothing is known: NaN and (-inf, inf).
+    """
+    y, x = _as_1d(numerators), _as_1d(denominators)
+    if y.shape != x.shape:
+        raise ValueError(f"numerators and denominators differ in length: {y.size}, {x.size}")
+    n, total = x.size, float(x.sum())
+    if n < 2 or total == 0:
+        return Interval(float(y.sum()) / total if total else math.nan, -math.inf, math.inf)
+    _check_confidence(confidence)
+    r = float(y.sum()) / total
+    xbar = total / n
+    se = math.sqrt(float(((y - r * x) ** 2).sum()) / (n * (n - 1))) / xbar
+    half = float(_st.t.ppf(0.5 + confidence / 2, n - 1)) * se
+    return Interval(r, r - half, r + half)
+
+
 def order_statistic_ranks(n: int, q: float, confidence: float = CONFIDENCE) -> tuple[int, int]:
     """1-based ranks (l, u) with P(X_(l) <= quantile_q <= X_(u)) >= confidence.
 

@@ -251,3 +251,36 @@ def score_panels(panels: Mapping[str, Mapping[str, np.ndarray]], title: str,
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
     return to_png(fig)
+
+
+def composition_bars(parts: pd.DataFrame, title: str, xlabel: str = "mean points") -> bytes:
+    """One horizontal stacked bar per setting: the mean points of each category.
+
+    ``parts`` is long: ``setting``, ``category``, ``value`` (settings and
+    categories keep the order in which they first appear). Negative
+    categories (penalties) stack to the left of zero, the others to the right.
+    """
+    settings = list(dict.fromkeys(parts["setting"]))
+    cats = list(dict.fromkeys(parts["category"]))
+    fig = Figure(figsize=(8.0, 0.45 * len(settings) + 1.6))
+    ax = fig.subplots()
+    y = np.arange(len(settings))
+    right = np.zeros(len(settings))
+    left = np.zeros(len(settings))
+    for j, cat in enumerate(cats):
+        part = parts[parts["category"] == cat].set_index("setting")["value"]
+        v = np.array([float(part.get(s, 0.0)) for s in settings])
+        start = np.where(v >= 0, right, left)
+        ax.barh(y, v, left=start, color=f"C{j % 10}", label=cat, height=0.7)
+        right = right + np.where(v >= 0, v, 0)
+        left = left + np.where(v < 0, v, 0)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, settings, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel, fontsize=9)
+    ax.tick_params(axis="x", labelsize=8)
+    ax.legend(fontsize=7, frameon=False, ncols=min(len(cats), 8), loc="upper center",
+              bbox_to_anchor=(0.5, -0.18 if len(settings) > 3 else -0.35))
+    ax.set_title(title, fontsize=11)
+    fig.tight_layout()
+    return to_png(fig)

@@ -30,6 +30,10 @@ def plan(info, preset: str, focal: str, field: str, players: int, games: int, se
             for seat, text in rotations(focal_label, field_label, players).items()]
 
 
+def _matches(wanted: str, label: str) -> bool:
+    return label == wanted if ":" in wanted else label.split(":")[0] == wanted
+
+
 @dataclass(frozen=True)
 class Matchup(Section):
     """One ``focal`` seat among ``field`` seats at ``players`` players, rotated."""
@@ -42,13 +46,17 @@ class Matchup(Section):
     key = "matchup"
 
     def seat_of(self, meta: dict) -> int | None:
-        """The focal seat of a rotation run (policies named as ``focal`` and ``field``, with
-        any parameters), None for any other run."""
-        names = [p.split(":")[0] for p in meta.get("policies", [])]
+        """The focal seat of a rotation run, None for any other run. A policy named bare
+        ('rollout') matches it with any parameters; one named with parameters
+        ('greedy:reroll_can_win=1') only that label, so it can meet its own defaults."""
+        labels = meta.get("policies", [])
         if int(meta["players"]) != self.players:
             return None
         wanted = rotations(self.focal, self.field, self.players)
-        return next((s for s, t in wanted.items() if t.split(",") == names), None)
+        return next((s for s, t in wanted.items()
+                     if len(labels) == self.players
+                     and all(_matches(w, got) for w, got in zip(t.split(","), labels,
+                                                                 strict=True))), None)
 
     def uses(self, meta: dict) -> str | None:
         return self.key if self.seat_of(meta) is not None else None

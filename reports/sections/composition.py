@@ -1,0 +1,62 @@
+"""The score-composition section: which categories a player's points, and a winner's, come from.
+
+Presents the registered ``composition`` analysis for every run of the chosen
+presets and policies: one stacked bar per setting (a player's mean points by
+category), a table of each category's mean for a player and for the winner
+with intervals, and the same as CSV.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from analyses.composition import METHOD
+from reports import figures
+from reports.sections import SettingsSection
+
+
+@dataclass(frozen=True)
+class Composition(SettingsSection):
+    """Score by category for the runs of ``presets`` and ``policies`` (None: every run)."""
+
+    unit: str = "points"
+    heading: str = "Where the points come from"
+
+    key = "composition"
+
+    def analyse(self, info, results) -> pd.DataFrame:
+        compose = self.function(info)
+        parts = [compose(r.frame, int(r.meta["players"])).assign(
+                     setting=name, preset=r.meta["preset"], players=int(r.meta["players"]))
+                 for r, name in self.settings(results)]
+        return pd.concat(parts, ignore_index=True)
+
+    def tables(self, answer: pd.DataFrame) -> dict[str, pd.DataFrame]:
+        return {"composition": answer}
+
+    def write(self, page, answer: pd.DataFrame) -> None:
+        u = self.unit
+        page.heading(self.heading)
+        page.figure(figures.composition_bars(
+            answer.rename(columns={"player": "value"}),
+            f"A player's mean {u} by category", xlabel=f"mean {u} per player"),
+            alt=f"stacked bars of a player's mean {u} by category, one bar per setting",
+            caption=f"Each bar: a player's mean final {u}, split by category (negative "
+                    "categories to the left of zero). Intervals in the table below.")
+        wide = {}
+        for setting, part in answer.groupby("setting", sort=False):
+            wide[f"{setting}: player"] = [f"{m:.1f} [{lo:.1f}, {hi:.1f}]" for m, lo, hi in
+                                          part[["player", "player_low", "player_high"]]
+                                          .itertuples(index=False)]
+            wide[f"{setting}: winner"] = [f"{m:.1f} [{lo:.1f}, {hi:.1f}]" for m, lo, hi in
+                                          part[["winner", "winner_low", "winner_high"]]
+                                          .itertuples(index=False)]
+        categories = list(dict.fromkeys(answer["category"]))
+        page.table(pd.DataFrame({"category": categories, **wide}),
+                   caption=f"Mean {u} by category for a player and for the winner [95% "
+                           "interval]")
+
+    def methods(self, answer) -> list[str]:
+        return [METHOD]
