@@ -1,0 +1,508 @@
+"""Rum & Pirates' decision makers for the reference path (spec §8, contract ``/tmp/rp_contract.md``).
+
+The decision interface: ``reference.choose`` asks a seat's decision maker
+``method(t, seat, options, ctx)`` and uses the option it returns; a decision
+with one legal option is not asked. One method per decision of spec 8.2, the
+options listed in 8.2's order:
+
+* D1 ``turn_action``: :class:`reference.Move` s (roads by id, then dark moves
+  by exit and entry id), ``REST`` if legal, ``BOARD`` if legal; ctx ``lone``.
+* D2 ``move_again``: the moves affordable with the move-again coin, ``STOP``
+  (then ``BOARD`` under board_after_move_same_turn); ctx ``lone``.
+* D3 ``supply_keep``: ``KEEP``, ``SELL``; ctx ``tile`` (the drawn code).
+* D4 ``map_take``: the matching affordable display indices in display order,
+  ``NONE``.
+* D5 ``guard_stack``: ``BIG``, ``SMALL`` (non-empty stacks only).
+* D6 ``hq_reclaim``: ``NONE``, ``("ROAD", r)`` by id, ``("PAIR", x, y)``.
+* D7 ``pub_join``: ``JOIN``, ``DECLINE``; ctx ``host``, ``tiles``, ``joined``.
+* D8 ``pub_take``: indices into the remaining matching tiles (``ctx["tiles"]``);
+  ctx ``roll``.
+* D9 ``reroll``: ``REROLL``, ``KEEP``; ctx ``kind`` (``pub``: ``roll``,
+  ``tiles``; ``scorpion``: ``roll``, ``total``, ``threshold``, ``next``;
+  ``bunk``: ``roll``, ``column``, ``row``, ``first``, ``earlier`` (row, roll)
+  of the contenders who rolled before in this column round, ``hopeless``;
+  ``bunk_sweep`` (reroll_window = after_column): ``roll``, ``winning``,
+  ``others``, ``hopeless``).
+
+Policies and the draws of each seat's stream ``Rng(seed, game, POLICY + seat)``:
+
+* ``random``: one ``below(n)`` per decision asked (n >= 2), ``options[i]``.
+* ``greedy`` (spec 8.4 as the contract completes it) draws nothing. Its scans
+  keep the earliest option unless a later one is better by more than 1e-9, and
+  its thresholds allow 1e-9 (``net >= tau - 1e-9``), so that values equal on
+  paper (e.g. rum at 2 pirates: 1.2 - 0.7 = tau) decide the same way in both
+  engine paths whatever the rounding of their sums.
+* ``rollout``: greedy except at D1 / D2 with two or more candidates, where it
+  draws ``samples`` words (``next_u64``), one per playout, and plays each
+  candidate on ``samples`` re-dealt worlds (:func:`resample`).
+"""
+
+from __future__ import annotations
+
+from engines._rng import Rng
+from engines.rum_and_pirates import POLICIES, data
+from engines.rum_and_pirates.data import (
+    CHEST,
+    COIN,
+    CORNER_ACTION,
+    CORNER_COLOUR,
+    GUARD,
+    HQ,
+    MAP,
+    PIRATE,
+    PUB,
+    RDV_TARGETS,
+    RENDEZVOUS,
+    RUM,
+    SUPPLIES,
+)
+from engines.rum_and_pirates.reference import (
+    BIG,
+    BOARD,
+    DECLINE,
+    JOIN,
+    KEEP,
+    NONE,
+    REROLL,
+    REST,
+    SELL,
+    SMALL,
+    STOP,
+    Move,
+    Table,
+    again_coin,
+    clone,
+    do_again_choice,
+    do_turn_choice,
+    finish_round,
+    guard_beats,
+    map_score,
+    play_rounds,
+    score,
+    sting_chances,
+    supply_score,
+)
+
+TOL = 1e-9
+ALL_SUPPLIES = tuple(sorted(data.initial_stacks()["supplies"]))
+ALL_RDV = tuple(sorted(data.initial_stacks()["rendezvous"]))
+
+
+def _greedy_default(name: str) -> float:
+    return POLICIES["greedy"].default(name)
+
+
+# ================================================================ random
+
+
+class RandomPolicy:
+    """Uniform over the legal options of every decision (spec 8.3)."""
+
+    def __init__(self, rng: Rng):
+        self.rng = rng
+
+    def _pick(self, t, seat, options, ctx):
+        return options[self.rng.below(len(options))]
+
+    turn_action = move_again = supply_keep = map_take = guard_stack = hq_reclaim = \
+        pub_join = pub_take = reroll = _pick
+
+
+# ================================================================ greedy
+
+
+class GreedyPolicy:
+    """The one-step value of spec 8.4, completed by the contract."""
+
+    def __init__(self, w_coin: float = _greedy_default("w_coin"),
+                 w_rum: float = _greedy_default("w_rum"),
+                 w_hand: float = _greedy_default("w_hand"),
+                 tau: float = _greedy_default("tau"),
+                 p_rdv: float = _greedy_default("p_rdv"),
+                 w_recruit: float = _greedy_default("w_recruit"),
+                 pub_join_share: float = _greedy_default("pub_join_share"),
+                 reroll_can_win: float = _greedy_default("reroll_can_win")):
+        self.w_coin, self.w_rum, self.w_hand, self.tau = w_coin, w_rum, w_hand, tau
+        self.p_rdv, self.w_recruit, self.pub_join_share = p_rdv, w_recruit, pub_join_share
+        self.reroll_can_win = int(reroll_can_win)
+
+    # ------------------------------------------------------------ pieces of V
+
+    def supply_gain(self, t: Table, seat: int, code: int) -> int:
+        kept = t.seats[seat].supplies
+        return supply_score(t.rules, [*kept, code]) - supply_score(t.rules, kept)
+
+    def supplies_value(self, t: Table, seat: int) -> float:
+        if not t.stacks["supplies"]:
+            return 0.0
+        drawn = list(t.seats[seat].drawn)
+        unseen = []
+        for c in ALL_SUPPLIES:
+            if c in drawn:
+                drawn.remove(c)
+            else:
+                unseen.append(c)
+        if not unseen:
+            return 0.0
+        sell = t.rules.supply_sell_coins * self.w_coin
+        total = 0.0
+        for c in unseen:
+            total += max(self.supply_gain(t, seat, c), sell)
+        return total / len(unseen)
+
+    def rendezvous_value(self, t: Table) -> float:
+        if not t.stacks["rendezvous"]:
+            return 0.0
+        v = data.RDV_MEAN_VALUE * self.p_rdv
+        return v / 2 if t.round == t.rules.num_rounds else v
+
+    def map_expr(self, t: Table, seat: int, code: int) -> float:
+        maps = t.seats[seat].maps
+        after = [*maps, code]
+        colour = data.tile_colour(code)
+        odd = sum(1 for c in after if data.tile_colour(c) == colour) % 2 == 1
+        gain = map_score(after) - map_score(maps)
+        return gain + (0.4 * data.tile_value(code) if odd else 0.0)
+
+    def map_value(self, t: Table, seat: int, colour: int, coins: int) -> float:
+        price = t.rules.map_price
+        if coins < price:
+            return 0.0
+        best = None
+        for c in t.map_display:
+            if data.tile_colour(c) == colour:
+                v = self.map_expr(t, seat, c) - price * self.w_coin
+                if best is None or v > best + TOL:
+                    best = v
+        return 0.0 if best is None else best
+
+    def expected_joiners(self, t: Table, seat: int, total: int) -> int:
+        participants = 1
+        joined = 0
+        for k in range(1, t.players):
+            other = (seat + k) % t.players
+            if t.rules.pub_join_requires_active and not t.active(other):
+                continue
+            if total / (participants + 1) > self.pub_join_share * self.w_coin:
+                participants += 1
+                joined += 1
+        return joined
+
+    def pub_value(self, t: Table, seat: int, colour: int) -> float:
+        m = [c for c in t.pub_display if data.tile_colour(c) == colour]
+        if not m:
+            return 0.0
+        total = sum(data.tile_value(c) for c in m)
+        j = self.expected_joiners(t, seat, total)
+        return total / (1 + j) + j * self.w_coin
+
+    def chest_value(self, t: Table) -> float:
+        v = float(t.chest) if t.chest is not None else 0.0
+        if t.scorpion is not None:
+            v += t.rules.scorpion_value * sting_chances(t.players, t.scorpion)[0]
+        return v
+
+    def guard_expectation(self, t: Table, name: str, h: int) -> float:
+        stack = t.stacks[name]
+        if not stack:
+            return 0.0
+        tiles = stack[-1:] if t.rules.guard_stack_visible else stack
+        total = 0.0
+        for g in tiles:
+            if guard_beats(t.rules, h, g):
+                coin = 1 if name == "small_guards" and data.small_guard_coin(g) else 0
+                total += g + coin * self.w_coin
+        return total / len(tiles)
+
+    def guard_value(self, t: Table, h: int) -> float:
+        return max(self.guard_expectation(t, "big_guards", h),
+                   self.guard_expectation(t, "small_guards", h), 0.0)
+
+    def hq_value(self, t: Table, seat: int, m: Move) -> float:
+        """w_hand x the most pirates one legal reclaim returns, this move's pirates placed."""
+        b = t.board
+        roads = [b.roads[r][2] for r in range(data.N_ROADS) if t.road_owner[r] == seat]
+        halves = [d for d in range(data.N_DARKS) if t.dark_owner[d] == seat]
+        partner = dict((d, t.dark_partner[d]) for d in halves)
+        if m.dark:
+            halves += [m.exit, m.entry]
+            partner[m.exit], partner[m.entry] = m.entry, m.exit
+        else:
+            roads.append(b.roads[m.road][2])
+        best = max(roads, default=0)
+        if t.rules.hq_dark_pair_any:
+            lens = sorted((b.darks[d][1] for d in halves), reverse=True)
+            if len(lens) >= 2:
+                best = max(best, lens[0] + lens[1])
+        else:
+            for d in halves:
+                best = max(best, b.darks[d][1] + b.darks[partner[d]][1])
+        return self.w_hand * best
+
+    def value(self, t: Table, seat: int, m: Move, coins_paid: int) -> float:
+        """V(d, h) of spec 8.4 for the move ``m``."""
+        p = t.seats[seat]
+        d = m.dest
+        h = p.hand - m.pirates
+        action = CORNER_ACTION[d]
+        R = t.rules.num_rounds - t.round + 1
+        if action == COIN:
+            v = self.w_coin
+        elif action == PIRATE:
+            v = self.w_recruit * R + self.w_hand if p.reserve >= 1 else 0.0
+        elif action == RUM:
+            v = t.rules.rum_per_visit * self.w_rum
+        elif action == SUPPLIES:
+            v = self.supplies_value(t, seat)
+        elif action == RENDEZVOUS:
+            v = self.rendezvous_value(t)
+        elif action == MAP:
+            v = self.map_value(t, seat, CORNER_COLOUR[d], p.coins - coins_paid)
+        elif action == PUB:
+            v = self.pub_value(t, seat, CORNER_COLOUR[d])
+        elif action == CHEST:
+            v = self.chest_value(t)
+        elif action == GUARD:
+            v = self.guard_value(t, h)
+        elif action == HQ:
+            v = self.hq_value(t, seat, m)
+        else:
+            v = 0.0
+        for target, fulfilled in p.rdv:
+            if not fulfilled and data.rdv_matches(target, d):
+                v += RDV_TARGETS[target][3]
+                break
+        return v
+
+    def net(self, t: Table, seat: int, m: Move, again: int) -> float:
+        coins = m.dark_coin + again
+        return self.value(t, seat, m, coins) - self.w_hand * m.pirates - self.w_coin * coins
+
+    def move_nets(self, t: Table, seat: int, options: list, again: int) -> list:
+        """(option index, net) of every move among ``options``."""
+        return [(i, self.net(t, seat, o, again)) for i, o in enumerate(options)
+                if isinstance(o, Move)]
+
+    @staticmethod
+    def best(scored: list):
+        """The first (index, value) whose value no later one beats by more than TOL."""
+        best = None
+        for i, v in scored:
+            if best is None or v > best[1] + TOL:
+                best = (i, v)
+        return best
+
+    # ------------------------------------------------------------ decisions
+
+    def turn_action(self, t, seat, options, ctx):
+        top = self.best(self.move_nets(t, seat, options, 0))
+        if top is not None and top[1] >= self.tau - TOL:
+            return options[top[0]]
+        if BOARD in options:
+            return BOARD
+        return options[-1]   # REST (a zero-hand player who may only rest)
+
+    def move_again(self, t, seat, options, ctx):
+        top = self.best(self.move_nets(t, seat, options, again_coin(t)))
+        if top is not None and top[1] >= self.tau - TOL:
+            return options[top[0]]
+        return BOARD if BOARD in options else STOP
+
+    def supply_keep(self, t, seat, options, ctx):
+        gain = self.supply_gain(t, seat, ctx["tile"])
+        return KEEP if gain >= t.rules.supply_sell_coins * self.w_coin - TOL else SELL
+
+    def map_take(self, t, seat, options, ctx):
+        scored = [(i, self.map_expr(t, seat, t.map_display[o])) for i, o in enumerate(options)
+                  if o != NONE]
+        return options[self.best(scored)[0]]
+
+    def guard_stack(self, t, seat, options, ctx):
+        h = t.seats[seat].hand
+        big = self.guard_expectation(t, "big_guards", h)
+        small = self.guard_expectation(t, "small_guards", h)
+        return SMALL if small > big + TOL else BIG
+
+    def hq_reclaim(self, t, seat, options, ctx):
+        from engines.rum_and_pirates.reference import reclaim_size
+
+        return options[self.best([(i, reclaim_size(t, o)) for i, o in enumerate(options)])[0]]
+
+    def pub_join(self, t, seat, options, ctx):
+        total = sum(data.tile_value(c) for c in ctx["tiles"])
+        participants = 1 + len(ctx["joined"])
+        return JOIN if total / (participants + 1) > self.pub_join_share * self.w_coin \
+            else DECLINE
+
+    def pub_take(self, t, seat, options, ctx):
+        tiles = ctx["tiles"]
+        return options[self.best([(i, data.tile_value(tiles[o]))
+                                  for i, o in enumerate(options)])[0]]
+
+    def reroll(self, t, seat, options, ctx):
+        kind, v = ctx["kind"], ctx["roll"]
+        if kind == "pub":
+            want = not any(data.tile_value(c) < v for c in ctx["tiles"])
+        elif kind == "scorpion":
+            total, thr = ctx["total"], ctx["threshold"]
+            want = total + v >= thr and thr - total >= 2
+        else:
+            rule = t.rules.bunk_tie_rule
+            if kind == "bunk":
+                if ctx["first"]:
+                    want = v <= 3
+                else:
+                    top = max(r for _, r in ctx["earlier"])
+                    want = v <= top if rule == "upper_wins" else v < top
+            else:
+                want = not ctx["winning"]
+            if want and self.reroll_can_win and ctx["hopeless"]:
+                want = False
+        return REROLL if want else KEEP
+
+
+# ================================================================ rollout
+
+
+class RolloutPolicy(GreedyPolicy):
+    """Flat Monte Carlo at D1 / D2 with greedy playouts; greedy (with its own
+    ``reroll_can_win``, default weights) elsewhere (spec 8.5, contract "Rollout").
+
+    Candidates: greedy's ``width`` moves with the highest net (ties to the lower index),
+    then REST (D1, if legal), then BOARD (D1) or STOP (D2; and BOARD when
+    board_after_move_same_turn offers it), in option order. With two or more, ``samples``
+    words are drawn (``next_u64``); each candidate is played once per word on a clone
+    whose world is ``Rng(word, 0, 0)``, re-dealt by :func:`resample`, every seat greedy
+    to the horizon (0: the end of this round, 1: the end of the game). A playout is worth
+    own - best other (score, plus at horizon 0 w_coin*coins + w_rum*rum + p_rdv*open
+    rendezvous VP, greedy's default weights); the first candidate with the largest sum
+    wins (a later one must be better by more than 1e-9).
+    """
+
+    def __init__(self, rng: Rng, samples: float = POLICIES["rollout"].default("samples"),
+                 width: float = POLICIES["rollout"].default("width"),
+                 horizon: float = POLICIES["rollout"].default("horizon"),
+                 reroll_can_win: float = POLICIES["rollout"].default("reroll_can_win")):
+        super().__init__(reroll_can_win=reroll_can_win)
+        self.rng = rng
+        self.samples = int(samples)
+        self.width = int(width)
+        self.horizon = int(horizon)
+
+    def candidates(self, t, seat, options, again: int) -> list:
+        nets = self.move_nets(t, seat, options, again)
+        ranked = sorted(nets, key=lambda x: -x[1])[:self.width]
+        chosen = sorted(i for i, _ in ranked)
+        chosen += [i for i, o in enumerate(options) if o in (REST, BOARD, STOP)]
+        return chosen
+
+    def decide(self, t, seat, options, decision: str, again: int):
+        chosen = self.candidates(t, seat, options, again)
+        if len(chosen) == 1:
+            return options[chosen[0]]
+        words = [self.rng.next_u64() for _ in range(self.samples)]
+        best, best_v = None, None
+        for i in chosen:
+            total = 0.0
+            for word in words:
+                total += self.playout(t, seat, options[i], decision, word)
+            if best is None or total > best_v + TOL:
+                best, best_v = i, total
+        return options[best]
+
+    def playout(self, t: Table, seat: int, option, decision: str, word: int) -> float:
+        world = Rng(word, 0, 0)
+        c = clone(t)
+        c.world = world
+        c.policies = [GreedyPolicy() for _ in range(t.players)]
+        resample(c, seat, world)
+        if decision == "turn_action":
+            do_turn_choice(c, option)
+        else:
+            do_again_choice(c, option)
+        finish_round(c)
+        if self.horizon == 1:
+            play_rounds(c)
+        g = GreedyPolicy()
+
+        def worth(p) -> float:
+            v = float(score(c.rules, p))
+            if self.horizon == 0:
+                open_vp = sum(RDV_TARGETS[tg][3] for tg, f in p.rdv if not f)
+                v += g.w_coin * p.coins + g.w_rum * p.rum + g.p_rdv * open_vp
+            return v
+
+        own = worth(c.seats[seat])
+        return own - max(worth(p) for p in c.seats if p.seat != seat)
+
+    def turn_action(self, t, seat, options, ctx):
+        return self.decide(t, seat, options, "turn_action", 0)
+
+    def move_again(self, t, seat, options, ctx):
+        return self.decide(t, seat, options, "move_again", again_coin(t))
+
+
+def resample(t: Table, seat: int, rng: Rng) -> None:
+    """Re-deal what ``seat`` cannot see (contract, Rollout step 5).
+
+    (a) Supplies: the 20 codes ascending, less the tiles ``seat`` drew (kept or sold),
+    shuffled; each other player in seat order gets as many as they keep, from the front
+    (their sold tiles stay recorded as they were; their ``drawn`` = new kept + sold); then
+    the supplies stack gets the next ``len(stack)`` tiles (the first dealt is index 0).
+    (b) Rendezvous: the 18 targets ascending, less ``seat``'s own tiles and the others'
+    fulfilled ones, shuffled; each other player in seat order gets its open tiles (in
+    holding order) from the front; then the stack. (c) Then the pubs, maps, chests,
+    scorpions, big guards, small guards, bunks, hammocks and bedrolls stacks are each
+    shuffled in place, in that order.
+    """
+    me = t.seats[seat]
+    others = [p for p in t.seats if p.seat != seat]
+    pool = list(ALL_SUPPLIES)
+    for c in me.drawn:
+        pool.remove(c)
+    rng.shuffle(pool)
+    at = 0
+    for p in others:
+        n = len(p.supplies)
+        p.supplies = pool[at:at + n]
+        p.drawn = [*p.supplies, *p.sold]
+        at += n
+    n = len(t.stacks["supplies"])
+    t.stacks["supplies"] = pool[at:at + n]
+    pool = list(ALL_RDV)
+    for target, _ in me.rdv:
+        pool.remove(target)
+    for p in others:
+        for target, fulfilled in p.rdv:
+            if fulfilled:
+                pool.remove(target)
+    rng.shuffle(pool)
+    at = 0
+    for p in others:
+        for tile in p.rdv:
+            if not tile[1]:
+                tile[0] = pool[at]
+                at += 1
+    n = len(t.stacks["rendezvous"])
+    t.stacks["rendezvous"] = pool[at:at + n]
+    for name in ("pubs", "maps", "chests", "scorpions", "big_guards", "small_guards", "bunks",
+                 "hammocks", "bedrolls"):
+        rng.shuffle(t.stacks[name])
+
+
+# ================================================================ building them
+
+
+def build(policy, rng: Rng):
+    """The reference decision maker for a declared ``Policy`` (engines._game.Policy)."""
+    return BUILDERS[policy.name](policy, rng)
+
+
+# policy name -> its decision maker, from the declared parameters and the seat's stream
+BUILDERS = {
+    "random": lambda policy, rng: RandomPolicy(rng),
+    "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
+    "rollout": lambda policy, rng: RolloutPolicy(rng, **policy.params()),
+}
+
+__all__ = ["GreedyPolicy", "RandomPolicy", "RolloutPolicy", "build", "resample"]
