@@ -302,7 +302,9 @@ def seats(
     n: Annotated[str | None, typer.Option(
         "--games", "-n", help="how many games (1e6, 250_000 ...); default 100_000, or with "
                               "--precision as many as it needs (-n then sets a minimum)")] = None,
-    players: PlayersOpt = None,
+    players: Annotated[str | None, typer.Option(
+        "--players", "-p", help="number of players (default: the game's), or several: "
+                                "'2..5' or '2,4'")] = None,
     policy: PolicyOpt = None,
     rule: RuleOpt = None,
     preset: PresetOpt = None,
@@ -321,24 +323,83 @@ def seats(
     quiet: QuietOpt = False,
 ) -> None:
     """First-player / seat advantage: win share per seat with intervals and a verdict."""
+    check_format(fmt)
+    n_games = parse_count(n) if n is not None else (1 if precision is not None else 100_000)
+    cap = parse_count(max_games, "--max-games")
+    info = get_game(game)
+    counts = player_counts(info, players)
+    if any(p < 2 for p in counts):
+        raise UserError(f"{info.name} is a solo game: it has no seat advantage to measure")
+    if not 0 < margin < 0.5:
+        raise UserError(f"--margin must be between 0 and 0.5, not {margin}")
+    if len(counts) > 1 and policy and len([x for x in policy.split(",") if x.strip()]) > 1:
+        raise UserError("--policy names one policy per seat: give it one player count, not "
+                        f"{players}")
+    rules_obj = build_rules(info, preset, rules_file, rule)
+    for p in counts:  # every mistake is reported before the first game is played
+        rules_obj.check_players(p)
+        info.seat_policies(policy, p)
+    _check_csv_out(out)
+    runs = []
+    for p in counts:
+        runs.append(_seat_answer(info, p, n_games, cap, rules_obj, policy, margin, precision,
+                                 seed, workers, quiet))
+        if runs[-1][1]["meta"].get("interrupted") and p != counts[-1]:
+            typer.echo(f"interrupted: the answers for {', '.join(map(str, counts[:len(runs)]))} "
+                       "players only", err=True)
+            counts = counts[:len(runs)]
+            break
+    if len(runs) == 1:
+        answers, data, text = runs[0]
+        csv_text = "".join(a.to_csv() for a in answers)
+    else:
+        import io
+
+        import pandas as pd
+
+        # One table: each answer's rows with their player count in front.
+        frames = [pd.read_csv(io.StringIO(a.to_csv())).assign(players=p)
+                  for p, (answers, _, _) in zip(counts, runs, strict=True) for a in answers]
+        table = pd.concat(frames, ignore_index=True)
+        csv_text = table[["players", *[c for c in table.columns if c != "players"]]].to_csv(
+            index=False, float_format="%.6g")
+        data = {"by_players": [d for _, d, _ in runs]}
+
+        def text() -> str:
+            return "\n\n".join(t() for _, _, t in runs)
+    _emit_answer(out, fmt, csv_text, data, text)
+
+
+def player_counts(info, text: str | None) -> list[int]:
+    """The player counts of ``--players``: one ('4'), a range ('2..5') or a list ('2,4')."""
+    if text is None:
+        return [info.check_players(None)]
+    raw = text.strip()
+    try:
+        if ".." in raw:
+            low, high = (int(x) for x in raw.split("..", 1))
+            counts = list(range(low, high + 1))
+        else:
+            counts = [int(x) for x in raw.split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"--players '{text}' is not a player count, a range like 2..5 or a "
+                        "list like 2,4") from None
+    if not counts:
+        raise UserError(f"--players '{text}' names no player count")
+    return [info.check_players(p) for p in dict.fromkeys(counts)]
+
+
+def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, margin: float,
+                 precision: float | None, seed: int, workers, quiet: bool):
+    """One player count's seat answers (by turn order first when seats are colours), their
+    JSON data and a function rendering the text."""
     import numpy as np
 
     import simulate
     from analyses import seats as seat_analysis
     from analyses import sequential
 
-    check_format(fmt)
-    n_games = parse_count(n) if n is not None else (1 if precision is not None else 100_000)
-    cap = parse_count(max_games, "--max-games")
-    info = get_game(game)
-    players = info.check_players(players)
-    if players < 2:
-        raise UserError(f"{info.name} is a solo game: it has no seat advantage to measure")
-    if not 0 < margin < 0.5:
-        raise UserError(f"--margin must be between 0 and 0.5, not {margin}")
-    rules_obj = build_rules(info, preset, rules_file, rule)
     policies = info.seat_policies(policy, players)
-    _check_csv_out(out)
     turn_order = info.extra.get("turn_order")
     plan = None
     stop_when = None
@@ -407,7 +468,9 @@ def seats(
 
     if info.extra.get("seat_note"):
         data["note"] = info.extra["seat_note"]
-    _emit_answer(out, fmt, "".join(a.to_csv() for a in answers), data, text)
+    return answers, data, text
+
+
 
 
 PRECISION_ALPHA = 0.05  # --precision's intervals are 95% confidence sequences

@@ -223,6 +223,34 @@ def test_seats_answers_with_intervals_a_verdict_and_the_rail_order(capsys):
     assert abs(sum(s["share"] for s in data["seats"]) - 1) < 1e-9
 
 
+def test_seats_answers_a_range_of_player_counts(capsys):
+    code, out, err = rumsim(capsys, "seats", "rum-rebellion", "-p", "2..3", "-n", "1000", "-q")
+    assert code == 0, err
+    assert "rum-rebellion: 2 players" in out and "rum-rebellion: 3 players" in out
+    assert out.count("Verdict") == 2
+    code, out, _ = rumsim(capsys, "seats", "rum-rebellion", "-p", "3,2", "-n", "1000", "-q",
+                          "--format", "csv")
+    table = pd.read_csv(__import__("io").StringIO(out))
+    assert list(table.columns[:2]) == ["players", "seat"]
+    assert list(table[table["table"] == "seats"]["players"]) == [3, 3, 3, 2, 2]
+    code, out, _ = rumsim(capsys, "seats", "rum-rebellion", "-p", "2..3", "-n", "1000", "-q",
+                          "--format", "json")
+    data = json.loads(out)
+    assert [d["players"] for d in data["by_players"]] == [2, 3]
+    # a single count answers exactly as before (and as the same count within a range)
+    code, out, _ = rumsim(capsys, "seats", "rum-rebellion", "-p", "2", "-n", "1000", "-q",
+                          "--format", "json")
+    single = json.loads(out)
+    assert single["seats"] == data["by_players"][0]["seats"]
+
+
+def test_seats_player_range_mistakes(capsys):
+    for bad, words in ((["-p", "2..9"], "2-6 players, not 7"), (["-p", "x"], "not a player count"),
+                       (["-p", "2..3", "--policy", "random,random"], "one player count")):
+        code, _, err = rumsim(capsys, "seats", "rum-rebellion", "-n", "10", *bad)
+        assert code == 2 and words in err and "Traceback" not in err, err
+
+
 def test_seats_precision_plays_enough_games_for_an_anytime_valid_interval(capsys):
     code, out, err = rumsim(capsys, "seats", "rum-rebellion", "-p", "2", "-n", "100",
                             "--precision", "0.05", "-q", "--format", "json")
