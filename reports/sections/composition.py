@@ -23,6 +23,7 @@ class Composition(SettingsSection):
 
     unit: str = "points"
     heading: str = "Where the points come from"
+    labels: tuple[tuple[str, str], ...] = ()  # category column name -> what the page calls it
 
     key = "composition"
 
@@ -31,7 +32,8 @@ class Composition(SettingsSection):
         parts = [compose(r.frame, int(r.meta["players"])).assign(
                      setting=name, preset=r.meta["preset"], players=int(r.meta["players"]))
                  for r, name in self.settings(results)]
-        return pd.concat(parts, ignore_index=True)
+        out = pd.concat(parts, ignore_index=True)
+        return out.assign(category=out["category"].replace(dict(self.labels)))
 
     def tables(self, answer: pd.DataFrame) -> dict[str, pd.DataFrame]:
         return {"composition": answer}

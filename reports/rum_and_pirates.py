@@ -1,0 +1,264 @@
+"""The Rum & Pirates page of the balance report: does the start player win?
+
+Seat 0 starts round 1 (the start marker then moves one seat a round). Every
+seat plays ``random``, then every seat ``greedy``, at 2, 3, 4 and 5 players
+under the standard rules, on one seed: the seat section shows the seats' win
+shares per policy; the variants section compares the shorter games and each
+house-rule preset with the standard rules at 4 players under ``greedy`` on
+the same games; a head to head puts one greedy seat that re-rolls in the
+bunk fight only when a re-roll can win among seats playing greedy as the
+spec writes it; the events and composition sections show how often things
+happen and where the points come from; the scores section compares winners
+with the others. ``PAGE.build`` plays and renders; ``PAGE.render`` renders
+runs already made.
+"""
+
+from __future__ import annotations
+
+from engines import get_game
+from reports._runs import RunSpec, grid
+from reports.page import Answers, GamePage
+from reports.sections.composition import Composition
+from reports.sections.events import Events
+from reports.sections.matchup import Matchup
+from reports.sections.matchup import plan as matchup_plan
+from reports.sections.scores import Scores
+from reports.sections.seats import SeatAdvantage, Setting, order_long, order_verdicts
+from reports.sections.variants import Comparison, Variants, presets_table
+from reports.words import join_words, pp_bounds, pp_interval
+
+GAME = "rum-and-pirates"
+BASE = "standard"
+VARIANTS = ("short_4", "short_3", "rum_barrel_two_rerolls", "late_sleeper_ties",
+            "supply_by_kind", "hq_center", "component_limits")
+POLICIES = ("random", "greedy")  # the spec finds the weakest seat changes between them
+PLAYER_COUNTS = (2, 3, 4, 5)
+VARIANT_PLAYERS = 4
+VARIANT_POLICY = "greedy"
+SEED = 1                          # one seed for every run: common random numbers
+# Games per run at scale 1 (8 seat runs, 7 variants, 4 head-to-head runs), sized for a few
+# minutes on 2 shared cores (the fast path plays tens of thousands of greedy games/s).
+GAMES = 100_000
+MARGIN = 0.02                     # "balanced" = every seat within ±2 pp of 1/P
+# The bunk-fight finding: greedy re-rolling only when a re-roll can win, one seat among
+# greedy seats as the spec writes it, rotated through every seat.
+CAN_WIN = "greedy:reroll_can_win=1"
+CAN_WIN_PLAYERS = 4
+CAN_WIN_GAMES = 100_000           # in all, split over the seats
+
+# What the events section counts per game (label, column) and the shares it reports.
+COUNTS = (("turns", "turns"), ("moves", "moves"), ("dark moves", "dark_moves"),
+          ("forced dark moves", "forced_dark_moves"), ("rests", "rests"),
+          ("dead-end relocations", "dead_end_relocations"), ("HQ visits", "hq_visits"),
+          ("recruits", "recruits"), ("scorpion contests", "scorpion_contests"),
+          ("die rolls", "rolls"), ("re-rolls", "rerolls"), ("bunk re-rolls", "bunk_rerolls"),
+          ("coins for extra moves", "coins_again"), ("coins for dark moves", "coins_dark"),
+          ("coins for rests", "coins_rest"), ("pub fees", "pub_fees"),
+          ("chests run out (share of games)", "chests_exhausted"),
+          ("pub stack runs out (share of games)", "pubs_exhausted"))
+# The page's names for the score categories (spec §7) of the vp_<category>_<seat> columns.
+CATEGORY_LABELS = (("pubs", "pub tiles"), ("chests", "treasure chests"),
+                   ("scorpions", "scorpions"), ("guards", "guards"),
+                   ("sleep", "sleeping tiles"), ("supplies", "pirate supplies"),
+                   ("rdv", "rendezvous"), ("maps", "treasure maps"))
+HOPELESS = "hopeless bunk re-rolls (of all bunk re-rolls)"
+RATIOS = ((HOPELESS, "bunk_hopeless_rerolls", "bunk_rerolls"),)
+
+
+def plan(scale: float = 1.0) -> list[RunSpec]:
+    """Seat runs (both policies x 2-5 players), the presets at 4 players under greedy, and one
+    can-win greedy seat among greedy seats in every seat; counts scaled (at least two games,
+    so paired variances exist)."""
+    info = get_game(GAME)
+    return (grid(info, (BASE,), POLICIES, PLAYER_COUNTS, GAMES, SEED, scale, least=2,
+                 label="{preset}, {policy}, {players} players")
+            + grid(info, VARIANTS, (VARIANT_POLICY,), (VARIANT_PLAYERS,), GAMES, SEED, scale,
+                   least=2, label="{preset}, {policy}, {players} players")
+            + matchup_plan(info, BASE, CAN_WIN, VARIANT_POLICY, CAN_WIN_PLAYERS, CAN_WIN_GAMES,
+                           SEED, scale))
+
+
+# ================================================================ the words
+
+
+def how_to_read(page, answers: Answers) -> None:
+    c: Comparison = answers["variants"]
+    page.paragraph(
+        "Seat 0 starts round 1; the start marker moves one seat clockwise each round, so over "
+        "five rounds seat 0 starts twice at 2, 3 and 4 players. Each seat figure comes from "
+        "runs in which every seat plays the same policy, so it is about the seat, not the "
+        "player in it. The two policies are the spec's 'random' (uniform over legal options) "
+        "and 'greedy' (the value of the corner reached, less the pirates and coins spent), "
+        "because the spec's prototype found that the weakest seat changes between them.")
+    page.paragraph(
+        f"Verdicts: 'balanced' when every seat's simultaneous interval of the gap from 1/P "
+        f"lies within ±{MARGIN * 100:g} pp, 'unbalanced' when one lies wholly outside, "
+        f"otherwise 'undetermined'. The variations below were played at {c.players} players "
+        f"with '{VARIANT_POLICY}' on the same {c.answer.games:,} games as the standard rules "
+        "(common random numbers; the board and every stack are the same, so each game gives a "
+        "paired difference); * marks a difference that survives Holm's correction across the "
+        "variations (family-wise 5%). A game always lasts its rounds, so its length here is "
+        "in turns.", css="note")
+    page.table(presets_table(get_game(GAME), BASE, c.names), caption="The variations compared")
+
+
+def _weakest_strongest(s: Setting) -> tuple[int, int]:
+    t = s.seat.table
+    return int(t["share"].idxmin()), int(t["share"].idxmax())
+
+
+def _seat0_words(s: Setting) -> str:
+    """Where the start player stands, from its simultaneous interval of the gap."""
+    row = s.seat.table.iloc[0]
+    if row["sim_high"] < 0:
+        return "behind"
+    if row["sim_low"] > 0:
+        return "ahead"
+    return "not shown to differ"
+
+
+def seat_sentences(settings: list[Setting]) -> list[str]:
+    base = {(s.policy, s.players): s for s in settings if s.preset == BASE}
+    out = []
+    for policy in POLICIES:
+        part = [base[(policy, p)] for p in PLAYER_COUNTS if (policy, p) in base]
+        if not part:
+            continue
+        edges = join_words(f"{pp_interval(s.seat.headline)} at {s.players} players ("
+                           f"{_seat0_words(s)})" for s in part)
+        extremes = join_words(f"at {s.players} players seat {_weakest_strongest(s)[0]} is "
+                              f"weakest and seat {_weakest_strongest(s)[1]} strongest"
+                              for s in part)
+        verdicts = join_words(f"{s.seat.verdict} at {s.players}" for s in part)
+        out.append(f"Does the start player win? Under {policy} play seat 0's edge (its win "
+                   f"share minus 1/P, 95% interval; 'behind' or 'ahead' only when its "
+                   f"simultaneous interval excludes 0) is {edges}. {extremes[0].upper()}"
+                   f"{extremes[1:]}. Seat verdicts within ±{MARGIN * 100:g} pp: {verdicts} "
+                   "players.")
+    changes = []
+    for p in PLAYER_COUNTS:
+        if all((policy, p) in base for policy in POLICIES):
+            words = [_seat0_words(base[(policy, p)]) for policy in POLICIES]
+            if len(set(words)) > 1:
+                changes.append(f"at {p} players seat 0 is " + " but ".join(
+                    f"{w} under {policy}" for w, policy in zip(words, POLICIES, strict=True)))
+    if changes:
+        out.append("The start player's position depends on how people play ("
+                   + "; ".join(changes) + "): a seat answer for this game has to name the "
+                   "players it assumes.")
+    return out
+
+
+def variant_sentences(c: Comparison) -> list[str]:
+    t = c.answer.table.set_index(["variant", "metric"])
+    out = []
+    lengths = []
+    for v in c.names:
+        r = t.loc[(v, "turns_mean")]
+        lengths.append(f"{v} {r['value']:.1f} ({r['diff']:+.1f} [{r['low']:+.1f}, "
+                       f"{r['high']:+.1f}])")
+    first = t.loc[(c.names[0], "turns_mean")]
+    out.append(f"Game length at {c.players} players ({VARIANT_POLICY}): {first['base']:.1f} "
+               "turns under the standard rules; " + "; ".join(lengths) + ".")
+    edges = []
+    for v in c.names:
+        r = t.loc[(v, "first_player_edge")]
+        edges.append(f"{v} {r['diff'] * 100:+.2f} pp {pp_bounds(r['low'], r['high'])}"
+                     + ("*" if r["significant"] else ""))
+    out.append("Change in the start player's edge on the same games: " + "; ".join(edges)
+               + " (* significant after Holm).")
+    spread = [(v, t.loc[(v, "score_spread")]) for v in c.names]
+    moved = [f"{v} {r['base']:.1f} -> {r['value']:.1f}" for v, r in spread if r["significant"]]
+    if moved:
+        out.append("Score spread (SD of final VP) moves significantly under "
+                   + join_words(moved) + ".")
+    return out
+
+
+def bunk_sentences(answers: Answers) -> list[str]:
+    events = answers["events"]
+    part = events[(events["event"] == HOPELESS) & (events["policy"] == VARIANT_POLICY)
+                  & (events["preset"] == BASE)]
+    out = []
+    if len(part):
+        shares = join_words(f"{100 * r.value:.0f}% [{100 * max(r.low, 0):.0f}, "
+                            f"{100 * min(r.high, 1):.0f}] at {r.players} players"
+                            for r in part.itertuples(index=False) if r.value == r.value)
+        if shares:
+            out.append("Greedy's bunk-fight re-rolls as the spec writes them (spec §8.4 D9): "
+                       f"{shares} cannot win the column (a lower row re-rolling against an "
+                       "earlier 6, under the default upper_wins ties); the spec's prototype "
+                       "saw 22% to 39%.")
+    m = answers["matchup"]
+    out.append(f"Re-rolling only when a re-roll can win: {m.verdict_text} (one such seat "
+               f"among {m.field} seats at {m.players} players, rotated through every seat; "
+               f"its score lead {m.lead.estimate:+.2f} VP [{m.lead.low:+.2f}, "
+               f"{m.lead.high:+.2f}] over the others' mean).")
+    return out
+
+
+def composition_sentences(parts) -> list[str]:
+    out = []
+    for setting, part in parts.groupby("setting", sort=False):
+        if not setting.startswith(f"{VARIANT_PLAYERS} players"):
+            continue
+        top = part.sort_values("player", ascending=False).iloc[0]
+        gap = part.assign(lead=part["winner"] - part["player"]).sort_values(
+            "lead", ascending=False).iloc[0]
+        out.append(f"{setting}: {top['category']} bring the most points "
+                   f"({top['player']:.1f} VP [{top['player_low']:.1f}, "
+                   f"{top['player_high']:.1f}] a player, {100 * top['share']:.0f}% of the "
+                   f"total); winners pull ahead most in {gap['category']} ({gap['winner']:.1f} "
+                   f"against {gap['player']:.1f} for an average player).")
+    return out
+
+
+def reading(answers: Answers) -> list[str]:
+    """A few plain sentences answering the question, computed from the tables."""
+    out = seat_sentences(answers["seats"].settings)
+    out += variant_sentences(answers["variants"])
+    out += bunk_sentences(answers)
+    out += composition_sentences(answers["composition"])
+    part = [x for x in answers["scores"] if x.preset == BASE]
+    if part:
+        out.append("Standard rules: winners average " + ", ".join(
+            f"{x.scores.winner.mean():.1f} VP against {x.scores.others.mean():.1f} "
+            f"({x.name})" for x in part) + ".")
+    return out
+
+
+PAGE = GamePage(
+    game=GAME,
+    filename="rum_and_pirates.html",
+    title="Rum & Pirates: does the start player win?",
+    subtitle="rumsim balance report - Rum & Pirates (2-5 players), spec sections 5-8 and 11.13",
+    blurb="does the start player win? Seat win shares under random and greedy play, shorter "
+          "games and house rules, where the points come from, the bunk-fight re-rolls",
+    plan=plan,
+    sections=(
+        SeatAdvantage(
+            margin=MARGIN, presets=(BASE,), policies=POLICIES,
+            heading="Seat win shares, {players} players",
+            figure_title="Win share by seat, {policy} policy, {preset} rules",
+            figure_alt="win share by seat per player count, {policy} policy, {preset} rules",
+            figure_caption="Points: win share; whiskers: 95% Wilson intervals; dashed: the fair "
+                           "share 1/P; grey: ±{margin} pp.",
+            xlabel="seat (0 starts round 1)",
+            captions={"seat": "Win share by seat, % [95% interval]; verdict within ±{margin} "
+                              "pp"},
+            value_label="seat {}",
+            csv={"seats": order_long, "seat_verdicts": order_verdicts}),
+        Variants(base=BASE, players=VARIANT_PLAYERS, policy=VARIANT_POLICY),
+        Matchup(focal=CAN_WIN, field=VARIANT_POLICY, players=CAN_WIN_PLAYERS,
+                heading="The bunk fight: re-rolling only when it can win ({focal} among "
+                        "{field})"),
+        Events(presets=(BASE,), policies=POLICIES, counts=COUNTS, ratios=RATIOS),
+        Composition(presets=(BASE,), policies=POLICIES, unit="VP", labels=CATEGORY_LABELS),
+        Scores(presets=(BASE,), policies=POLICIES, unit="VP"),
+    ),
+    reading=reading,
+    how_to_read=how_to_read,
+    columns=("game", "players", "rounds", "turns", *(c for _, c in COUNTS),
+             *(c for r in RATIOS for c in r[1:])),
+    per_seat=("win", "score", "vp"),
+)

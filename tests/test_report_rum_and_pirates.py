@@ -1,0 +1,128 @@
+"""The Rum & Pirates report page: built on the reference backend at a tiny scale, and its answer
+read from synthetic runs whose seat shares, re-roll shares and score categories are known."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import reports.rum_and_pirates as rp
+from engines.rum_and_pirates import CATEGORIES
+from engines.rum_and_pirates.rules import Rules
+from simulate.results import Results
+
+SCALE = 0.0003  # 30 games per run; the head to head 25 in all
+
+
+@pytest.fixture(scope="module")
+def page():
+    return rp.PAGE.build(scale=SCALE, backend="reference", progress=False, command="cmd")
+
+
+def test_page_plays_both_policies_at_every_player_count(page):
+    runs = page.tables["rum_and_pirates_runs.csv"]
+    seats = runs[runs["preset"] == rp.BASE]
+    plain = seats[seats["policy"].isin(rp.POLICIES)]
+    assert sorted(zip(plain["policy"], plain["players"], strict=True)) == \
+        sorted((po, p) for po in rp.POLICIES for p in rp.PLAYER_COUNTS)
+    variants = runs[runs["preset"] != rp.BASE]
+    assert set(variants["preset"]) == set(rp.VARIANTS)
+    assert set(variants["policy"]) == {"greedy"} and set(variants["players"]) == {4}
+    matchup = runs[runs["policy"].str.contains("reroll_can_win")]
+    assert len(matchup) == 4 and len(runs) == 8 + 7 + 4
+
+
+def test_tables_and_figures(page):
+    verdicts = page.tables["rum_and_pirates_seat_verdicts.csv"]
+    assert len(verdicts) == 8 and not verdicts.duplicated(["policy", "players"]).any()
+    seats = page.tables["rum_and_pirates_seats.csv"]
+    assert np.allclose(seats.groupby(["policy", "players"])["share"].sum(), 1.0)
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page.html)
+    # seats per policy (2), game length, head to head, composition, scores
+    assert len(images) == 6
+    assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
+    parts = page.tables["rum_and_pirates_composition.csv"]
+    assert set(parts["category"]) == {label for _, label in rp.CATEGORY_LABELS}
+    assert len(parts) == 8 * len(CATEGORIES)
+    # a player's categories add up to a player's mean score, setting by setting
+    scores = page.tables["rum_and_pirates_scores.csv"]
+    assert len(scores) == 8
+    events = page.tables["rum_and_pirates_events.csv"]
+    assert set(events["event"]) == {label for label, _ in rp.COUNTS} | {rp.HOPELESS}
+    assert "Does the start player win? Under random play" in page.html
+    assert "Game length at 4 players (greedy)" in page.html
+    assert "cannot win the column" in page.html
+
+
+def test_composition_adds_up_to_the_mean_score(page):
+    runs = rp.PAGE.run_plan([s for s in rp.plan(SCALE) if s.players == 3
+                             and s.policy == "greedy" and s.preset == rp.BASE],
+                            backend="reference")
+    (res,) = runs.values()
+    frame = res.frame
+    from analyses.composition import composition
+
+    parts = composition(frame, 3)
+    mean_score = frame[[f"score_{s}" for s in range(3)]].to_numpy().mean()
+    assert parts["player"].sum() == pytest.approx(mean_score)
+
+
+# ---------------------------------------------------------------- the answer, from known truths
+
+
+def fake_run(preset: str, policies: list[str], p0: float, n: int = 6000, seed: int = 0,
+             hopeless: float = 0.3) -> Results:
+    """Games in which seat 0 wins with chance ``p0`` and the others share the rest; bunk
+    re-rolls Poisson(3) per game, each hopeless with chance ``hopeless``; sleeping tiles the
+    biggest category, pubs what winners have more of."""
+    players = len(policies)
+    rng = np.random.default_rng(seed)
+    p = np.full(players, (1 - p0) / (players - 1))
+    p[0] = p0
+    winner = rng.choice(players, n, p=p)
+    frame = pd.DataFrame({"game": np.arange(n), "players": players,
+                          "rounds": Rules.from_overrides({}, preset=preset).num_rounds,
+                          "turns": rng.integers(30, 50, n)})
+    for _, column in rp.COUNTS:
+        if column != "turns":
+            frame[column] = rng.poisson(2.0, n)
+    frame["bunk_rerolls"] = rng.poisson(3.0, n)
+    frame["bunk_hopeless_rerolls"] = rng.binomial(frame["bunk_rerolls"], hopeless)
+    for s in range(players):
+        won = winner == s
+        frame[f"win_{s}"] = won.astype(float)
+        total = 0
+        for c in CATEGORIES:
+            base = {"sleep": 15, "pubs": 8, "scorpions": -2}.get(c, 3)
+            v = base + rng.integers(0, 3, n) + (10 * won if c == "pubs" else 0)
+            frame[f"vp_{c}_{s}"] = v
+            total = total + v
+        frame[f"score_{s}"] = total
+    rules = Rules.from_overrides({}, preset=preset)
+    return Results(frame, {"preset": preset, "players": players, "seed": 1,
+                           "rules_changed": rules.describe(), "policies": policies,
+                           "backend": "fast", "elapsed_s": 0.1, "games": n})
+
+
+def test_reading_follows_the_numbers():
+    edge = {"random": 0.05, "greedy": 0.20}  # seat 0 far behind 1/P under random, ahead greedy
+    results = {}
+    for spec in rp.plan(1.0):
+        policies = spec.policy.split(",") * (1 if "," in spec.policy else spec.players)
+        fair = 1 / spec.players
+        p0 = fair if "," in spec.policy else (edge["random"] if spec.policy == "random"
+                                               else min(0.9, fair + edge["greedy"]))
+        results[spec.label] = fake_run(spec.preset, policies, p0, seed=spec.players)
+    html = rp.PAGE.render(results, "cmd").html
+    assert "at 2 players (behind)" in html and "at 5 players (ahead)" in html
+    assert "at 3 players seat 0 is behind under random but ahead under greedy" in html
+    assert "seat 0 is weakest" in html and "seat 0 strongest" in html
+    share = re.search(r"Greedy&#x27;s bunk-fight re-rolls as the spec writes them \(spec §8.4 "
+                      r"D9\): (\d+)% \[(\d+), (\d+)\] at 2 players", html)
+    assert share and int(share.group(2)) <= 30 <= int(share.group(3))
+    assert "4 players (greedy): sleeping tiles bring the most points" in html
+    assert "winners pull ahead most in pub tiles" in html
