@@ -405,15 +405,16 @@ def gain_coins(t: Table, seat: int, n: int, why: str) -> int:
     return n
 
 
-def pay_coins(t: Table, seat: int, n: int, why: str) -> None:
-    """Pay ``n`` coins to the bank."""
+def pay_coins(t: Table, seat: int, n: int, why: str, told: bool = True) -> None:
+    """Pay ``n`` coins to the bank (``told``: a line of its own in the story)."""
     if n == 0:
         return
     p = t.seats[seat]
     assert p.coins >= n
     p.coins -= n
     t.bump("coins_out", n)
-    t.say(f"    {seat_name(seat)} pays {n} coin{'s' if n != 1 else ''} ({why}): {p.coins}")
+    if told:
+        t.say(f"    {seat_name(seat)} pays {n} coin{'s' if n != 1 else ''} ({why}): {p.coins}")
     t.event("pay", seat=seat, coins=n, why=why)
 
 
@@ -538,10 +539,10 @@ def do_move(t: Table, seat: int, m: Move, again: int) -> None:
         t.bump("forced_dark_moves", int(m.forced))
     start = t.captain
     # M1: coins
-    pay_coins(t, seat, again, "move again")
+    pay_coins(t, seat, again, "move again", told=False)
     t.bump("coins_again", again)
     t.turn_again_paid += again
-    pay_coins(t, seat, m.dark_coin, "dark road")
+    pay_coins(t, seat, m.dark_coin, "dark road", told=False)
     t.bump("coins_dark", m.dark_coin)
     # M2: pirates
     p.hand -= m.pirates
@@ -555,6 +556,8 @@ def do_move(t: Table, seat: int, m: Move, again: int) -> None:
     t.say(f"  {seat_name(seat)} moves the Captain {start} -> {data.corner_name(m.dest)} by "
           f"{move_name(t, m)}: {m.pirates} pirate{'s' if m.pirates != 1 else ''}"
           + (f", {'forced' if m.forced else 'voluntary'} dark" if m.dark else "")
+          + (f", {again} coin to move again" if again else "")
+          + (f", {m.dark_coin} coin for the dark road" if m.dark_coin else "")
           + f"; hand {p.hand}, coins {p.coins}")
     t.event("move", seat=seat, road=m.road, exit=m.exit, entry=m.entry, pirates=m.pirates,
             again=again, dark_coin=m.dark_coin, dest=m.dest)
@@ -815,7 +818,7 @@ def treasure_chest(t: Table, seat: int) -> None:
                 "kind": "scorpion", "roll": v, "total": total, "threshold": thr,
                 "next": (seat + k) % P})
             total += v
-            t.say(f"      total {total}")
+            t.say(f"      total {total} of {thr}")
             if total >= thr:
                 t.seats[roller].scorpions.append(thr)
                 t.say(f"    {seat_name(roller)} is stung: takes the scorpion ({thr})")
@@ -1075,11 +1078,16 @@ def bunk_fight(t: Table) -> list:
         start_cnt = dict(cnt)
         crossed = {p: 0 for p in alive}
         last: dict = {}
+        lone_from = None          # the outermost column of a run of uncontested columns
         for j in range(max(cnt[p] for p in alive), 0, -1):
             C = [p for p in alive if cnt[p] >= j]
             if len(C) == 1:
                 crossed[C[0]] += 1
-                t.say(f"    pass {passes}, column {j}: only {seat_name(C[0])}, who crosses")
+                lone_from = j if lone_from is None else lone_from
+                if cnt[C[0]] > 0 and len([p for p in alive if cnt[p] >= j - 1]) != 1:
+                    cols = f"column {j}" if lone_from == j else f"columns {lone_from}-{j}"
+                    t.say(f"    pass {passes}, {cols}: only {seat_name(C[0])}, who crosses")
+                    lone_from = None
                 continue
             rolls: dict = {}
             group = C
