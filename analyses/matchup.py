@@ -13,10 +13,21 @@ multi-player game's results:
   wholly above 1/P, *weaker* when wholly below, otherwise *not shown to
   differ* (an interval that holds 1/P does not show the two are equal).
 
-The pooled interval treats the rotations' games as one sample (Wilson on
-the tie-adjusted effective sample size, as ``share_interval``); with the same
-number of games per seat this is a stratified sample, whose true variance is
-at most the pooled one, so the interval is, if anything, conservative.
+When the rotations play the same game indices (as ``rumsim matchup`` and
+the report pages plan them), they play the same deals (the world stream is
+seeded from seed and game index), so a deal's P games are not independent.
+The pooled share's interval is then clustered by deal: per game index, the
+focal policy's mean win over its P seats, with a Student-t interval over the
+deals. Since the win shares of one game add up to 1, the same deal with the
+field in every seat gives each seat 1/P on average, so this mean minus 1/P
+is a paired difference on common deals: when focal and field rarely play
+differently (a small change to a policy), most deals give exactly 1/P and
+the interval is far narrower than one that treats the games as independent;
+when a deal favours the focal seat wherever it sits, it is wider, as it
+must be. Without shared game indices (or a ``game`` column) the games are
+independent and the interval is Wilson on the tie-adjusted effective sample
+size (``share_interval``); with the same number of games per seat that
+stratified sample's true variance is at most the pooled one.
 """
 
 from __future__ import annotations
@@ -103,6 +114,25 @@ def _lead(frame: pd.DataFrame, seat: int, players: int) -> np.ndarray:
     return scores[:, seat] - field.mean(axis=1)
 
 
+def _deal_means(runs: Mapping[int, pd.DataFrame], players: int,
+                values: list[np.ndarray]) -> np.ndarray | None:
+    """Per game index played by every rotation, the mean of ``values[seat]`` (one value per
+    row of rotation ``seat``) over the rotations; None unless every rotation played the same
+    game indices, each once."""
+    if not all("game" in runs[s] for s in range(players)):
+        return None
+    games = [runs[s]["game"].to_numpy() for s in range(players)]
+    first = set(games[0])
+    if len(first) != len(games[0]) or any(len(g) != len(games[0]) or set(g) != first
+                                          for g in games[1:]):
+        return None
+    order = np.sort(games[0])
+    total = np.zeros(len(order))
+    for s in range(players):
+        total += pd.Series(values[s], index=games[s]).loc[order].to_numpy(dtype=float)
+    return total / players
+
+
 def matchup(runs: Mapping[int, pd.DataFrame], players: int, focal: str,
             field: str) -> MatchupAnswer:
     """The answer from ``runs``: focal seat -> the results frame of that rotation."""
@@ -119,8 +149,13 @@ def matchup(runs: Mapping[int, pd.DataFrame], players: int, focal: str,
                      "lead_high": m.high})
         wins.append(w)
         leads.append(lead)
-    share = share_interval(np.concatenate(wins))
-    lead = mean_interval(np.concatenate(leads))
+    by_deal = _deal_means(runs, players, wins)
+    if by_deal is None:
+        share = share_interval(np.concatenate(wins))
+        lead = mean_interval(np.concatenate(leads))
+    else:
+        share = mean_interval(by_deal)
+        lead = mean_interval(_deal_means(runs, players, leads))
     games = int(sum(len(w) for w in wins))
     fair = 1.0 / players
     if share.low > fair:
@@ -139,10 +174,17 @@ def matchup(runs: Mapping[int, pd.DataFrame], players: int, focal: str,
                      "share)",
              UNSHOWN: f"not shown to differ from {field} (the {level} interval holds the fair "
                       "share; more games could still find a difference)"}[verdict]
+    pooled = ("Wilson interval on the tie-adjusted effective sample size of the pooled games "
+              "(conservative for this stratified sample)" if by_deal is None else
+              f"the rotations play the same {len(by_deal):,} deals (game indices), so the "
+              f"pooled share is clustered by deal: per deal the {focal} policy's mean win over "
+              "its seats, Student-t interval over deals (a paired comparison with the field, "
+              "whose seats average 1/P on every deal)")
+    lead_text = ("Student-t interval" if by_deal is None else
+                 "Student-t interval over deals, clustered as the share")
     method = (f"Head to head: one {focal} seat among {field} seats, the {focal} seat rotated "
-              "through every seat with the same number of games each. Win share: Wilson "
-              "interval on the tie-adjusted effective sample size of the pooled games "
-              "(conservative for this stratified sample); score lead: the focal seat's score "
-              "minus the field's mean per game, Student-t interval.")
+              f"through every seat with the same number of games each. Win share: {pooled}; "
+              "per seat: Wilson on the tie-adjusted effective sample size; score lead: the "
+              f"focal seat's score minus the field's mean per game, {lead_text}.")
     return MatchupAnswer(players, focal, field, games, share, lead, pd.DataFrame(rows), verdict,
                          text, method)

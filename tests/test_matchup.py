@@ -96,3 +96,72 @@ def test_command_plays_every_seat_and_refuses_mistakes(capsys):
     assert main(["matchup", "rum-rebellion", "--policy", "blocker", "-n", "2", "-p", "3"]) == 2
     assert "fewer than one game per seat" in capsys.readouterr().err
     assert main(["matchup", "rum-rebellion", "--policy", "nosuch"]) == 2
+
+
+def shared_deals(rng, players: int, n: int, flip: float, q: float,
+                 favour: float = 0.0) -> dict[int, pd.DataFrame]:
+    """Rotations on the same n deals (game indices). A deal has a winner under the field
+    everywhere (uniform); in rotation s the focal seat changes the game with chance ``flip``
+    (then it wins with chance ``q``, else a field seat does), otherwise the deal's winner
+    stands. With ``favour`` the focal seat also wins outright, wherever it sits, on the deals
+    that favour it (a share ``favour`` of them): wins correlated across rotations."""
+    base = rng.integers(0, players, n)
+    good = rng.random(n) < favour
+    runs = {}
+    for s in range(players):
+        winner = base.copy()
+        changed = rng.random(n) < flip
+        focal_wins = rng.random(n) < q
+        others = (s + rng.integers(1, players, n)) % players
+        winner[changed] = np.where(focal_wins[changed], s, others[changed])
+        winner[good] = s
+        frame = pd.DataFrame({"game": np.arange(n)})
+        for k in range(players):
+            frame[f"win_{k}"] = (winner == k).astype(float)
+            frame[f"score_{k}"] = 10.0 * (winner == k)
+        runs[s] = frame.sample(frac=1.0, random_state=int(rng.integers(1 << 30)))  # any order
+    return runs
+
+
+def test_shared_deals_are_clustered_and_cover_the_truth():
+    """A small change to a policy (it plays differently on 10% of deals and then wins 60%):
+    the pooled share's interval, clustered by deal, covers the true 0.9/4 + 0.1 * 0.6 about
+    95% of the time and is much narrower than Wilson on the same games."""
+    rng = np.random.default_rng(5)
+    players, truth = 4, 0.9 / 4 + 0.1 * 0.6
+    reps, covered, ratio = 400, 0, []
+    for _ in range(reps):
+        runs = shared_deals(rng, players, 400, flip=0.1, q=0.6)
+        a = matchup(runs, players, "x", "y")
+        covered += a.share.low <= truth <= a.share.high
+        plain = matchup({s: f.drop(columns="game") for s, f in runs.items()}, players, "x", "y")
+        ratio.append((a.share.high - a.share.low) / (plain.share.high - plain.share.low))
+    assert 0.93 <= covered / reps <= 0.97
+    assert np.median(ratio) < 0.6
+    assert "clustered by deal" in a.method
+
+
+def test_deals_that_favour_the_focal_policy_everywhere_widen_the_interval():
+    """When a deal favours the focal seat wherever it sits, a deal's games are positively
+    correlated: Wilson on the games as independent undercovers, the clustered interval
+    keeps its level."""
+    rng = np.random.default_rng(9)
+    players = 3
+    truth = 0.3 + 0.7 * (0.5 * 0.5 + 0.5 / 3)   # favour 30%; else flip 50% at q = 0.5
+    reps, covered, naive = 400, 0, 0
+    for _ in range(reps):
+        runs = shared_deals(rng, players, 300, flip=0.5, q=0.5, favour=0.3)
+        a = matchup(runs, players, "x", "y")
+        covered += a.share.low <= truth <= a.share.high
+        plain = matchup({s: f.drop(columns="game") for s, f in runs.items()}, players, "x", "y")
+        naive += plain.share.low <= truth <= plain.share.high
+    assert 0.93 <= covered / reps <= 0.97
+    assert naive / reps < 0.90
+
+
+def test_rotations_on_different_games_are_not_clustered():
+    rng = np.random.default_rng(4)
+    runs = shared_deals(rng, 3, 200, flip=0.2, q=0.5)
+    runs[1] = runs[1].assign(game=runs[1]["game"] + 1000)
+    a = matchup(runs, 3, "x", "y")
+    assert "Wilson interval on the tie-adjusted effective sample size of the pooled" in a.method
