@@ -523,6 +523,8 @@ def setup(s, rng, P):
     s[S_NMAPD] = 4
     s[S_CHEST] = st_pop(s, ST_CHESTS)
     s[S_SCORP] = st_pop(s, ST_SCORPS)
+    if places(s) == 2:
+        s[S_STKN + ST_BEDROLL] = 0   # out of the game
     held = 0
     hand = s[S_RULES + R.starting_hand]
     for p in range(P):
@@ -823,7 +825,7 @@ def act_supplies(s, fb, pp, rng, p):
     if k < 0:
         mask = s[pb + PL_SUP_KEPT]
         gain = supply_score(s, mask | (1 << i)) - supply_score(s, mask)
-        k = 0 if gain >= sell * pp[p * PW + G_WCOIN] else 1
+        k = 0 if gain >= sell * pp[p * PW + G_WCOIN] - TOL else 1
     if k == 0:
         s[pb + PL_SUP_KEPT] |= 1 << i
     else:
@@ -865,7 +867,7 @@ def map_expr(s, pp, p, code):
     val = float(after - before)
     if k % 2 == 1:
         val += 0.4 * v
-    return val - s[S_RULES + R.map_price] * pp[p * PW + G_WCOIN]
+    return val
 
 
 @njit(cache=True)
@@ -888,7 +890,7 @@ def act_map(s, fb, pp, rng, p, colour):
         bv = map_expr(s, pp, p, s[S_MAPD + s[S_TMP]])
         for j in range(1, n):
             v = map_expr(s, pp, p, s[S_MAPD + s[S_TMP + j]])
-            if v > bv:
+            if v > bv + TOL:
                 bv = v
                 k = j
     at = s[S_TMP + k]
@@ -1115,7 +1117,7 @@ def act_guard(s, fb, pp, rng, p):
     if nb > 0 and ns > 0:
         k = ask(s, rng, p, 2)
         if k < 0:
-            k = 0 if guard_e(s, pp, p, ST_BIG, h) >= guard_e(s, pp, p, ST_SMALL, h) else 1
+            k = 1 if guard_e(s, pp, p, ST_SMALL, h) > guard_e(s, pp, p, ST_BIG, h) + TOL else 0
         stack = ST_BIG if k == 0 else ST_SMALL
     else:
         stack = ST_BIG if nb > 0 else ST_SMALL
@@ -1147,24 +1149,23 @@ def hopeless(s, i, nC):
 
 
 @njit(cache=True)
-def col_winner(s, nC):
-    """The current winner of the column (index), or -1 when tied at the top (reroll rule)."""
+def winning(s, i, nC):
+    """Is contender i at the top of this column round (reference.column_winner)?"""
     tie = s[S_RULES + R.bunk_tie_rule]
-    best = -1
-    tied = False
-    for i in range(nC):
-        if not s[S_BR + i]:
-            continue
-        if best < 0 or s[S_BV + i] > s[S_BV + best]:
-            best = i
-            tied = False
-        elif s[S_BV + i] == s[S_BV + best]:
-            tied = True
-            if tie == 1:
-                best = i
-    if tie == 2 and tied:
-        return -1
-    return best
+    top = 0
+    for j in range(nC):
+        if s[S_BR + j]:
+            top = max(top, s[S_BV + j])
+    if s[S_BV + i] != top:
+        return False
+    if tie == 2:
+        return True
+    for j in range(nC):
+        if s[S_BR + j] and s[S_BV + j] == top:
+            if tie == 0:
+                return j == i
+            last = j
+    return last == i
 
 
 @njit(cache=True)
@@ -1188,7 +1189,7 @@ def bunk_wants(s, pp, rng, i, nC, imm):
         else:
             want = v < top
     else:
-        want = col_winner(s, nC) != i
+        want = not winning(s, i, nC)
     if want and pp[p * PW + G_RCW] != 0 and hopeless(s, i, nC):
         want = False
     return want
@@ -1222,11 +1223,14 @@ def bunk_reroll_loop(s, pp, rng, i, nC, imm):
 
 
 @njit(cache=True)
-def column_rolls(s, pp, rng, nC, only_tied):
-    """Every contender of S_BC[0:nC] rolls (or, only_tied, those with S_TIED set)."""
+def column_rolls(s, pp, rng, nC):
+    """The contenders of S_BC[0:nC] in this column round (S_TIED) roll once each, with the
+    re-rolls reroll_window allows (reference.roll_column)."""
     imm = s[S_RULES + R.reroll_window] == 0
     for i in range(nC):
-        if only_tied and not s[S_TIED + i]:
+        s[S_BR + i] = 0
+    for i in range(nC):
+        if not s[S_TIED + i]:
             continue
         s[S_BV + i] = dice(s, rng)
         s[S_BR + i] = 1
@@ -1237,29 +1241,27 @@ def column_rolls(s, pp, rng, nC, only_tied):
         while again:
             again = False
             for i in range(nC):
-                if only_tied and not s[S_TIED + i]:
-                    continue
-                if bunk_reroll_loop(s, pp, rng, i, nC, False):
+                if s[S_TIED + i] and bunk_reroll_loop(s, pp, rng, i, nC, False):
                     again = True
 
 
 @njit(cache=True)
 def fight_column(s, pp, rng, nC):
-    """The rolls of one shared column; the winner's index."""
+    """The rolls of one shared column (tied re-rolls among the tied); the winner's index."""
     for i in range(nC):
-        s[S_BR + i] = 0
-        s[S_TIED + i] = 0
-    column_rolls(s, pp, rng, nC, False)
+        s[S_TIED + i] = 1
     tie = s[S_RULES + R.bunk_tie_rule]
     while True:
+        column_rolls(s, pp, rng, nC)
         top = 0
         for i in range(nC):
-            top = max(top, s[S_BV + i])
+            if s[S_TIED + i]:
+                top = max(top, s[S_BV + i])
         first = -1
         last = -1
         cnt = 0
         for i in range(nC):
-            if s[S_BV + i] == top:
+            if s[S_TIED + i] and s[S_BV + i] == top:
                 cnt += 1
                 if first < 0:
                     first = i
@@ -1269,8 +1271,7 @@ def fight_column(s, pp, rng, nC):
         if tie == 1:
             return last
         for i in range(nC):
-            s[S_TIED + i] = 1 if s[S_BV + i] == top else 0
-        column_rolls(s, pp, rng, nC, True)
+            s[S_TIED + i] = 1 if (s[S_TIED + i] and s[S_BV + i] == top) else 0
 
 
 @njit(cache=True)
@@ -1312,15 +1313,14 @@ def bunk_fight(s, pp, rng):
             for i in range(nC):
                 s[S_LAST + s[S_TMP + i]] = s[S_BV + i]
         # the knocked out, ranked; the others stay alive
-        s[S_GSTART + ng] = ne
-        ng += 1
+        start = ne
         keep = 0
         for a in range(na):
             r = s[S_ALIVE + a]
             if s[S_CROSS + r] == 0:
-                # insert r into this group by its key
+                # insert r into this pass's group by its key
                 j = ne
-                while j > s[S_GSTART + ng - 1] and _elim_before(s, order, r, s[S_ELIM + j - 1]):
+                while j > start and _elim_before(s, order, r, s[S_ELIM + j - 1]):
                     s[S_ELIM + j] = s[S_ELIM + j - 1]
                     j -= 1
                 s[S_ELIM + j] = r
@@ -1328,6 +1328,9 @@ def bunk_fight(s, pp, rng):
             else:
                 s[S_ALIVE + keep] = r
                 keep += 1
+        if ne > start:   # a pass knocks out a group (or nobody)
+            s[S_GSTART + ng] = start
+            ng += 1
         na = keep
         for a in range(na):
             r = s[S_ALIVE + a]
@@ -1457,7 +1460,7 @@ def prep_values(s, fb, pp, p):
             gain = supply_score(s, mask | (1 << i)) - base
             total += max(gain, floor)
             cnt += 1
-        fb[cv + CL_SUP] = total / cnt
+        fb[cv + CL_SUP] = total / cnt if cnt > 0 else 0.0
     if st_n(s, ST_RDV) == 0:
         fb[cv + CL_RDV] = 0.0
     else:
@@ -1469,15 +1472,15 @@ def prep_values(s, fb, pp, p):
         colour = 0 if ci == 0 else ci + 1
         best = 0.0
         found = False
-        if s[pb + PL_COINS] >= s[S_RULES + R.map_price]:
-            for i in range(s[S_NMAPD]):
-                code = s[S_MAPD + i]
-                if code // 10 == colour:
-                    v = map_expr(s, pp, p, code)
-                    if not found or v > best:
-                        best = v
-                        found = True
-        fb[cv + CL_MAP_R + ci] = best
+        price = s[S_RULES + R.map_price] * w_coin
+        for i in range(s[S_NMAPD]):
+            code = s[S_MAPD + i]
+            if code // 10 == colour:
+                v = map_expr(s, pp, p, code) - price
+                if not found or v > best + TOL:
+                    best = v
+                    found = True
+        fb[cv + CL_MAP_R + ci] = best   # if affordable after paying the move (move_net)
     for colour in range(3):
         total = 0
         n = 0
@@ -1564,6 +1567,9 @@ def move_net(s, fb, pp, p, i, again):
             s[S_GVOK + h] = 1
     elif cl == CL_HQ:
         v = pp[row + G_WHAND] * hq_best(s, p, o)
+    elif CL_MAP_R <= cl <= CL_MAP_Y and \
+            s[_pl(p) + PL_COINS] - s[S_OCOIN + i] - again < s[S_RULES + R.map_price]:
+        v = 0.0
     else:
         v = fb[F_CV + cl]
     v = v + fb[F_RB + cl]
@@ -1579,10 +1585,10 @@ def greedy_move(s, fb, pp, p, n, again):
     for i in range(n):
         v = move_net(s, fb, pp, p, i, again)
         fb[F_NET + i] = v
-        if best < 0 or v > bv:
+        if best < 0 or v > bv + TOL:
             best = i
             bv = v
-    if best >= 0 and bv >= pp[p * PW + G_TAU]:
+    if best >= 0 and bv >= pp[p * PW + G_TAU] - TOL:
         return best
     return -1
 
@@ -1778,6 +1784,7 @@ def resample(s, seat, rng):
             continue
         qb = _pl(q)
         mask = s[qb + PL_SUP_KEPT]
+        sold = s[qb + PL_SUP_DRAWN] & ~mask
         k = 0
         for i in range(20):
             k += mask >> i & 1
@@ -1786,6 +1793,7 @@ def resample(s, seat, rng):
             new |= 1 << s[S_POOL + at]
             at += 1
         s[qb + PL_SUP_KEPT] = new
+        s[qb + PL_SUP_DRAWN] = new | sold
     base = S_STK + STK_OFF[ST_SUP]
     for i in range(st_n(s, ST_SUP)):
         s[base + i] = SUP_CODES[s[S_POOL + at]]
@@ -1890,12 +1898,12 @@ def playout_side(c, pp, q, extras):
     if extras:
         pb = _pl(q)
         row = q * PW
-        v = v + pp[row + G_WCOIN] * c[pb + PL_COINS] + pp[row + G_WRUM] * c[pb + PL_RUM]
         open_v = 0
         for j in range(c[pb + PL_N_RDV]):
             if c[pb + PL_RDVF + j] == 0:
                 open_v += RDV_VP[c[pb + PL_RDV + j]]
-        v = v + pp[row + G_PRDV] * open_v
+        v += pp[row + G_WCOIN] * c[pb + PL_COINS] + pp[row + G_WRUM] * c[pb + PL_RUM] \
+            + pp[row + G_PRDV] * open_v
     return v
 
 
