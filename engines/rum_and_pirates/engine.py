@@ -1510,11 +1510,9 @@ def prep_values(s, fb, pp, p):
 def hq_best(s, p, o):
     """Most pirates one legal reclaim returns after move ``o`` of ``p`` is placed."""
     best = 0
-    xr = -1
     xx = -1
     xy = -1
     if o < O_DARK:
-        xr = o
         best = s[S_RL + o]
     else:
         xx = (o - O_DARK) // ND
