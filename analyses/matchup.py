@@ -167,7 +167,8 @@ def matchup(runs: Mapping[int, pd.DataFrame], players: int, focal: str,
     level = f"{CONFIDENCE:.0%}"
     text = (f"one {focal} seat among {players - 1} {field} seats wins {share.estimate:.1%} "
             f"[{share.low:.1%}, {share.high:.1%}] of {games:,} games against the fair "
-            f"{fair:.1%}: ")
+            f"{fair:.1%} ({100 * (share.estimate - fair):+.2f} pp [{100 * (share.low - fair):+.2f}"
+            f", {100 * (share.high - fair):+.2f}]): ")
     text += {STRONGER: f"{focal} is stronger than {field} ({level} interval wholly above the "
                        "fair share)",
              WEAKER: f"{focal} is weaker than {field} ({level} interval wholly below the fair "
