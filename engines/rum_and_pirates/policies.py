@@ -1,4 +1,4 @@
-"""Rum & Pirates' decision makers for the reference path (spec §8, contract ``/tmp/rp_contract.md``).
+"""Rum & Pirates' decision makers for the reference path (spec §8, ``READINGS.md``).
 
 The decision interface: ``reference.choose`` asks a seat's decision maker
 ``method(t, seat, options, ctx)`` and uses the option it returns; a decision

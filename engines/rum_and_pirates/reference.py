@@ -5,8 +5,9 @@ rulebook's names (Captain, corners, roads, dark halves, hand, reserve, mast
 rows, bunk fight, display, stacks), can narrate every placement, move, coin,
 action, roll and award, and returns the outcome row that the Numba fast path
 (``engine.py``) must reproduce exactly for the same rules, policies, players,
-seed and game index. The binding engine contract is ``/tmp/rp_contract.md``
-(random streams, the engine definitions of every option, greedy and rollout).
+seed and game index. What both paths decide where the spec is silent (random
+streams, the engine's reading of every option, greedy and rollout in full) is
+written down once, in ``READINGS.md`` beside this module.
 
 Random draws. Chance uses only the world stream ``Rng(seed, game, WORLD)``,
 in exactly this order:
