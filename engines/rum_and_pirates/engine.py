@@ -114,6 +114,11 @@ STK_SIZE = np.array([len(_INIT[k]) for k in data.STACKS], dtype=np.int64)
 STK_OFF = np.array([0] + list(np.cumsum(STK_SIZE)[:-1]), dtype=np.int64)
 STK_INIT = np.array([x for k in data.STACKS for x in _INIT[k]], dtype=np.int64)
 STK_TOTAL = int(STK_SIZE.sum())
+# supplies by 4-bit masks (bit b = value b + 2): the sum of the values present; the best one
+SUP_SUM4 = np.array([sum(b + 2 for b in range(4) if m >> b & 1) for m in range(16)],
+                    dtype=np.int64)
+SUP_BEST4 = np.array([max([b + 2 for b in range(4) if m >> b & 1], default=0)
+                      for m in range(16)], dtype=np.int64)
 MAP_COL_IDX = np.array([0, -1, 1, 2], dtype=np.int64)   # map colour code -> 0..2 (red green yellow)
 SUP_CODES = np.array(_INIT["supplies"], dtype=np.int64)   # ascending: bit i of a mask = code i
 
@@ -240,7 +245,7 @@ _B, _S_SIZE = _layout([
     ("BC", MAX_P), ("BV", MAX_P), ("BR", MAX_P), ("ALIVE", MAX_P), ("CNT", MAX_P),
     ("CROSS", MAX_P), ("LAST", MAX_P), ("PSTART", MAX_P), ("OUT", MAX_P), ("ELIM", MAX_P),
     ("GSTART", MAX_P + 1), ("RANK", MAX_P), ("TMP", 16), ("PC", 72), ("PS", 72),
-    ("POOL", 24), ("GVOK", 32), ("TIED", MAX_P),
+    ("POOL", 24), ("GVOK", 32), ("CVOK", N_CL), ("TIED", MAX_P),
 ])
 S_RULES = S_GAME_END + _B["RULES"]
 S_CODE = S_GAME_END + _B["CODE"]
@@ -272,6 +277,7 @@ S_PC = S_GAME_END + _B["PC"]
 S_PS = S_GAME_END + _B["PS"]
 S_POOL = S_GAME_END + _B["POOL"]
 S_GVOK = S_GAME_END + _B["GVOK"]
+S_CVOK = S_GAME_END + _B["CVOK"]
 S_TIED = S_GAME_END + _B["TIED"]
 S_SIZE = S_GAME_END + _S_SIZE
 
@@ -788,22 +794,13 @@ def act_hq(s, fb, pp, rng, p):
 def supply_score(s, mask):
     """The supplies part of the score of the kept tiles ``mask`` (supply_scoring)."""
     if s[S_RULES + R.supply_scoring] == 0:
-        seen = 0
-        total = 0
-        for i in range(20):
-            if mask >> i & 1:
-                v = SUP_CODES[i] % 10
-                if not seen >> v & 1:
-                    seen |= 1 << v
-                    total += v
-        return total
+        values = 0
+        for k in range(5):
+            values |= (mask >> (4 * k)) & 15
+        return SUP_SUM4[values]
     total = 0
     for k in range(5):
-        best = 0
-        for j in range(4):
-            if mask >> (4 * k + j) & 1:
-                best = max(best, SUP_CODES[4 * k + j] % 10)
-        total += best
+        total += SUP_BEST4[(mask >> (4 * k)) & 15]
     return total
 
 
@@ -1432,78 +1429,83 @@ def sting_chance(fb, P, thr):
 
 @njit(cache=True)
 def prep_values(s, fb, pp, p):
-    """The per-class values of a D1/D2 decision of ``p`` (all but guards and HQ), and the
-    open rendezvous each class would fulfil."""
+    """A new D1/D2 decision of ``p``: its class and guard values are computed when needed."""
+    for c in range(N_CL):
+        s[S_CVOK + c] = 0
+    for h in range(32):
+        s[S_GVOK + h] = 0
+
+
+@njit(cache=True)
+def class_value(s, fb, pp, p, cl):
+    """Greedy's value of arriving at a corner of class ``cl`` (F_CV; guards and HQ depend on
+    the move: move_net), and the open rendezvous of ``p`` it fulfils (F_RB)."""
     P = s[S_P]
     pb = _pl(p)
     row = p * PW
     w_coin = pp[row + G_WCOIN]
-    cv = F_CV
-    fb[cv + CL_COIN] = w_coin
-    fb[cv + CL_HQ] = 0.0
-    R_left = s[S_RULES + R.num_rounds] - s[S_ROUND] + 1
-    fb[cv + CL_PIRATE] = (pp[row + G_WREC] * R_left + pp[row + G_WHAND]) \
-        if s[pb + PL_RESERVE] >= 1 else 0.0
-    # supplies
-    if st_n(s, ST_SUP) == 0:
-        fb[cv + CL_SUP] = 0.0
-    else:
-        mask = s[pb + PL_SUP_KEPT]
-        drawn = s[pb + PL_SUP_DRAWN]
-        base = supply_score(s, mask)
-        floor = s[S_RULES + R.supply_sell_coins] * w_coin
-        total = 0.0
-        cnt = 0
-        for i in range(20):
-            if drawn >> i & 1:
-                continue
-            gain = supply_score(s, mask | (1 << i)) - base
-            total += max(gain, floor)
-            cnt += 1
-        fb[cv + CL_SUP] = total / cnt if cnt > 0 else 0.0
-    if st_n(s, ST_RDV) == 0:
-        fb[cv + CL_RDV] = 0.0
-    else:
-        v = RDV_MEAN * pp[row + G_PRDV]
-        if s[S_ROUND] == s[S_RULES + R.num_rounds]:
-            v = v / 2
-        fb[cv + CL_RDV] = v
-    for ci in range(3):
+    v = 0.0
+    if cl == CL_COIN:
+        v = w_coin
+    elif cl == CL_PIRATE:
+        R_left = s[S_RULES + R.num_rounds] - s[S_ROUND] + 1
+        v = (pp[row + G_WREC] * R_left + pp[row + G_WHAND]) if s[pb + PL_RESERVE] >= 1 else 0.0
+    elif cl == CL_SUP:
+        if st_n(s, ST_SUP) > 0:
+            mask = s[pb + PL_SUP_KEPT]
+            drawn = s[pb + PL_SUP_DRAWN]
+            base = supply_score(s, mask)
+            floor = s[S_RULES + R.supply_sell_coins] * w_coin
+            total = 0.0
+            cnt = 0
+            for i in range(20):
+                if drawn >> i & 1:
+                    continue
+                gain = supply_score(s, mask | (1 << i)) - base
+                total += max(gain, floor)
+                cnt += 1
+            v = total / cnt if cnt > 0 else 0.0
+    elif cl == CL_RDV:
+        if st_n(s, ST_RDV) > 0:
+            v = RDV_MEAN * pp[row + G_PRDV]
+            if s[S_ROUND] == s[S_RULES + R.num_rounds]:
+                v = v / 2
+    elif CL_MAP_R <= cl <= CL_MAP_Y:
+        ci = cl - CL_MAP_R
         colour = 0 if ci == 0 else ci + 1
-        best = 0.0
         found = False
         price = s[S_RULES + R.map_price] * w_coin
         for i in range(s[S_NMAPD]):
             code = s[S_MAPD + i]
             if code // 10 == colour:
-                v = map_expr(s, pp, p, code) - price
-                if not found or v > best + TOL:
-                    best = v
+                x = map_expr(s, pp, p, code) - price
+                if not found or x > v + TOL:
+                    v = x
                     found = True
-        fb[cv + CL_MAP_R + ci] = best   # if affordable after paying the move (move_net)
-    for colour in range(3):
+    elif CL_PUB_R <= cl <= CL_PUB_G:
+        colour = cl - CL_PUB_R
         total = 0
         n = 0
         for i in range(s[S_NPUBD]):
             if s[S_PUBD + i] // 10 == colour:
                 total += s[S_PUBD + i] % 10
                 n += 1
-        fb[cv + CL_PUB_R + colour] = pub_value_of(s, pp, p, total, n) if n > 0 else 0.0
-    v = float(s[S_CHEST]) if s[S_CHEST] >= 0 else 0.0
-    if s[S_SCORP] >= 0:
-        v += s[S_RULES + R.scorpion_value] * sting_chance(fb, P, s[S_SCORP])
-    fb[cv + CL_CHEST] = v
-    fb[cv + CL_RUM] = s[S_RULES + R.rum_per_visit] * pp[row + G_WRUM]
-    fb[cv + CL_GUARD] = 0.0
-    for c in range(N_CL):
-        fb[F_RB + c] = 0.0
-    for c in range(N_CL):
-        for j in range(s[pb + PL_N_RDV]):
-            if s[pb + PL_RDVF + j] == 0 and RDV_MATCH[s[pb + PL_RDV + j] * N_CL + c]:
-                fb[F_RB + c] = float(RDV_VP[s[pb + PL_RDV + j]])
-                break
-    for h in range(32):
-        s[S_GVOK + h] = 0
+        if n > 0:
+            v = pub_value_of(s, pp, p, total, n)
+    elif cl == CL_CHEST:
+        v = float(s[S_CHEST]) if s[S_CHEST] >= 0 else 0.0
+        if s[S_SCORP] >= 0:
+            v += s[S_RULES + R.scorpion_value] * sting_chance(fb, P, s[S_SCORP])
+    elif cl == CL_RUM:
+        v = s[S_RULES + R.rum_per_visit] * pp[row + G_WRUM]
+    fb[F_CV + cl] = v
+    b = 0.0
+    for j in range(s[pb + PL_N_RDV]):
+        if s[pb + PL_RDVF + j] == 0 and RDV_MATCH[s[pb + PL_RDV + j] * N_CL + cl]:
+            b = float(RDV_VP[s[pb + PL_RDV + j]])
+            break
+    fb[F_RB + cl] = b
+    s[S_CVOK + cl] = 1
 
 
 @njit(cache=True)
@@ -1555,6 +1557,8 @@ def move_net(s, fb, pp, p, i, again):
     row = p * PW
     d = dest_of(s, o)
     cl = CLASS[d]
+    if not s[S_CVOK + cl]:
+        class_value(s, fb, pp, p, cl)
     if cl == CL_GUARD:
         h = s[_pl(p) + PL_HAND] - cost
         if s[S_GVOK + h]:
