@@ -17,7 +17,7 @@ with the rollout's ``reroll_can_win``: what it plays outside D1/D2) and
 ``F_POPOL`` (greedy's defaults for every seat: a playout). A playout has its
 own copy of the float scratch at ``F_COPY``.
 
-Replay contract (``/tmp/rp_contract.md``, spec §4, §8.2): the world stream
+Replay contract (``READINGS.md`` beside this file, spec §4, §8.2): the world stream
 (rng words 0-3) draws the layout (unless the ``layout`` option fixes it), then
 shuffles the eleven stacks in ``data.STACKS`` order, then every die roll in
 event order. Seat ``p``'s stream (``offset(rng, 4 * (1 + p))``) makes the
@@ -1869,8 +1869,10 @@ def playout(s, fb, p, k, decision, word, n, again, lone, rest_ok):
             fn = do_move(c, cf, pp, rng, p, k, again) and \
                 c[S_RULES + R.dead_end_next_move_free] != 0
             after_move_greedy(c, cf, pp, rng, p, lone, fn)
-        else:
+        elif k == n:
             end_move_turn(c, p)
+        else:
+            board_player(c, p)
     c[S_CUR] = (p + 1) % P
     horizon = s[S_RO_HORIZON + p]
     while True:
@@ -1912,7 +1914,8 @@ def playout_side(c, pp, q, extras):
 @njit(cache=True)
 def rollout_decide(s, fb, pp, rng, p, n, decision, again, lone, rest_ok, board_ok):
     """RolloutPolicy at D1 (decision 0) or D2 (1) over the n moves at S_OPT, then REST/BOARD
-    (D1) or STOP (D2); the chosen option's index in the decision's option order."""
+    (D1) or STOP (and BOARD under board_after_move_same_turn: ``board_ok``) (D2); the chosen
+    option's index in the decision's option order."""
     gp = _padd(fb, F_POPOL)
     if n > 0:
         prep_values(s, fb, gp, p)
@@ -1943,6 +1946,9 @@ def rollout_decide(s, fb, pp, rng, p, n, decision, again, lone, rest_ok, board_o
     else:
         s[S_RO_PICK + MAX_OPT + nc] = n
         nc += 1
+        if board_ok:   # READINGS.md "further readings" 8: STOP and BOARD
+            s[S_RO_PICK + MAX_OPT + nc] = n + 1
+            nc += 1
     if nc == 1:
         return s[S_RO_PICK + MAX_OPT]
     samples = s[S_RO_SAMPLES + p]
