@@ -586,7 +586,9 @@ def relocate(t: Table, seat: int) -> None:
     for k in range(1, 10):
         t2 = (tile - 1 + k) % 9 + 1
         c2 = data.COIN_CORNER_OF_TILE[t2]
-        if has_legal_move(t, c2):
+        # spec 5.4 with dead_end_rule (9.2): "c2 has a legal move" uses the rule's own test
+        # (READINGS.md, dead_end_rule = no_free_road_or_half); fixed by the fast-path helper
+        if not dead_end(t, c2):
             t.captain = c2
             t.bump("dead_end_relocations")
             t.bump(f"relocation_k{k}")
