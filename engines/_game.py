@@ -105,6 +105,23 @@ class Column:
     help: str
 
 
+def per_seat_columns(per_seat, game_columns) -> Callable[[int], list[Column]]:
+    """The outcome columns of a multi-player game, as ``GameInfo.columns`` wants them: game
+    and players, then each per-seat ``(prefix, dtype, help)`` as ``prefix_0 .. prefix_{P-1}``,
+    then the game's own columns."""
+    per_seat, game_columns = tuple(per_seat), tuple(game_columns)
+
+    def columns(players: int) -> list[Column]:
+        cols = [Column("game", "int", "game index within the run"),
+                Column("players", "int", "number of players")]
+        for prefix, dtype, help_text in per_seat:
+            cols += [Column(f"{prefix}_{s}", dtype, f"seat {s}: {help_text}")
+                     for s in range(players)]
+        return cols + list(game_columns)
+
+    return columns
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """Everything the rest of rumsim may know about one game."""

@@ -9,7 +9,7 @@ money, treasures and ice turn into points.
 
 from __future__ import annotations
 
-from engines._game import Column, GameInfo, Param, PolicySpec
+from engines._game import Column, GameInfo, Param, PolicySpec, per_seat_columns
 from engines.motines.rules import Rules
 
 _BONUS = "valuation bonus of a mutiny (being Captain next round); 0 in the last Captain round"
@@ -58,7 +58,7 @@ _PER_SEAT = (
     ("ice_left", "int", "ice held at the end"),
     ("sales", "int", "sales made (Fish Market, Special Offers market, market treasures, "
      "final scoring)"),
-    ("mut_actions", "int", "Mutiny pawns resolved, in every phase"),
+    ("mut", "int", "Mutiny pawns resolved, in every phase"),
 )
 
 _GAME_COLUMNS = (
@@ -76,14 +76,6 @@ _GAME_COLUMNS = (
 )
 
 
-def _columns(players: int) -> list[Column]:
-    cols = [Column("game", "int", "game index within the run"),
-            Column("players", "int", "number of players")]
-    for prefix, dtype, help_text in _PER_SEAT:
-        name = "mut" if prefix == "mut_actions" else prefix
-        cols += [Column(f"{name}_{s}", dtype, f"seat {s}: {help_text}") for s in range(players)]
-    return cols + list(_GAME_COLUMNS)
-
 
 GAME = GameInfo(
     name="motines",
@@ -94,7 +86,7 @@ GAME = GameInfo(
     policies=POLICIES,
     default_policy="greedy",
     rules_cls=Rules,
-    columns=_columns,
+    columns=per_seat_columns(_PER_SEAT, _GAME_COLUMNS),
     summary="worker placement on a fishing boat: follow the Captain, or mutiny to be the next",
     # Said with every seat answer (spec §9.1 "Reading the figures").
     extra={"seat_note": "seat 0 is the first Captain. The weakest seat changes with the "

@@ -10,7 +10,7 @@ bunks with dice. Five rounds; the most honour points win.
 
 from __future__ import annotations
 
-from engines._game import Column, GameInfo, Param, PolicySpec
+from engines._game import Column, GameInfo, Param, PolicySpec, per_seat_columns
 from engines.rum_and_pirates.rules import Rules
 
 # Greedy's one-step value weights (spec §8.4), declared once: the rollout plays them too.
@@ -76,7 +76,8 @@ _GAME_COLUMNS = (
     Column("recruits", "int", "pirates recruited from a reserve"),
     Column("scorpion_contests", "int", "scorpion contests held"),
     Column("rolls", "int", "die rolls, re-rolls included"),
-    Column("rerolls", "int", "re-rolls bought with rum"),
+    Column("rerolls", "int", "re-rolls (each a rum tile; under rerolls_per_rum=2 the free "
+           "second re-roll counts too)"),
     Column("bunk_rerolls", "int", "re-rolls in the bunk fight"),
     Column("bunk_hopeless_rerolls", "int", "bunk-fight re-rolls that could not win the column "
            "(a new roll cannot beat an earlier roll under bunk_tie_rule)"),
@@ -91,13 +92,6 @@ _GAME_COLUMNS = (
 )
 
 
-def _columns(players: int) -> list[Column]:
-    cols = [Column("game", "int", "game index within the run"),
-            Column("players", "int", "number of players")]
-    for prefix, dtype, help_text in _PER_SEAT:
-        cols += [Column(f"{prefix}_{s}", dtype, f"seat {s}: {help_text}") for s in range(players)]
-    return cols + list(_GAME_COLUMNS)
-
 
 GAME = GameInfo(
     name="rum-and-pirates",
@@ -108,7 +102,7 @@ GAME = GameInfo(
     policies=POLICIES,
     default_policy="greedy",
     rules_cls=Rules,
-    columns=_columns,
+    columns=per_seat_columns(_PER_SEAT, _GAME_COLUMNS),
     summary="move one Captain through a pirate town, fill its roads with your pirates, then "
             "fight for the bunks",
     extra={"seat_note": "seat 0 starts round 1 (the start marker then moves one seat a round). "

@@ -148,6 +148,9 @@ class Rules(RulesBase):
                       {"hq_tile_position": "center"}),
         "component_limits": ("15 coins and 12 rum tiles, as in the box",
                              {"coin_supply": 15, "rum_supply": 12}),
+        "reference_board": ("one fixed board for every game: the spec's reference layout "
+                            "(§3.8, headquarters in the centre, no tile turned)",
+                            {"layout": tuple(x for pair in data.REFERENCE_LAYOUT for x in pair)}),
     }
 
     def check(self) -> None:

@@ -8,7 +8,7 @@ coup wins.
 
 from __future__ import annotations
 
-from engines._game import Column, GameInfo, Param, PolicySpec
+from engines._game import Column, GameInfo, Param, PolicySpec, per_seat_columns
 from engines.rum_rebellion.rules import Rules
 
 POLICIES = {
@@ -46,13 +46,6 @@ _GAME_COLUMNS = (
 )
 
 
-def _columns(players: int) -> list[Column]:
-    cols = [Column("game", "int", "game index within the run"),
-            Column("players", "int", "number of players")]
-    for prefix, dtype, help_text in _PER_SEAT:
-        cols += [Column(f"{prefix}_{s}", dtype, f"seat {s}: {help_text}") for s in range(players)]
-    return cols + list(_GAME_COLUMNS)
-
 
 GAME = GameInfo(
     name="rum-rebellion",
@@ -63,6 +56,6 @@ GAME = GameInfo(
     policies=POLICIES,
     default_policy="threshold",
     rules_cls=Rules,
-    columns=_columns,
+    columns=per_seat_columns(_PER_SEAT, _GAME_COLUMNS),
     summary="roll-and-move race for 2-6: convict, ticket of leave, Rum Corps, then a coup",
 )
