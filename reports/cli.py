@@ -696,17 +696,18 @@ def bench(
         if players is not None:
             get_game(name).check_players(players)
     header_done = False
+    width = max(len("game"), *(len(n) for n in names or GAMES))  # the game column
 
     def show(rec):
         nonlocal header_done
         if as_json:
             return
         if not header_done:
-            echo(f"{'game':<14} {'policy':<10} {'players':>7} {'fast 1 thread':>14} "
+            echo(f"{'game':<{width}} {'policy':<10} {'players':>7} {'fast 1 thread':>14} "
                  f"{'fast ' + str(rec['threads']) + ' threads':>15} {'scaling':>8} "
                  f"{'reference':>10} {'speedup':>8}")
             header_done = True
-        echo(f"{rec['game']:<14} {rec['policy']:<10} {rec['players']:>7} {rec['fast_1']:>14,.0f} "
+        echo(f"{rec['game']:<{width}} {rec['policy']:<10} {rec['players']:>7} {rec['fast_1']:>14,.0f} "
              f"{rec['fast_all']:>15,.0f} {rec['scaling']:>7.2f}x {rec['reference']:>10,.1f} "
              f"{rec['speedup']:>7,.0f}x")
 
