@@ -206,8 +206,8 @@ def composition_sentences(parts) -> list[str]:
         gap = part.assign(lead=part["winner"] - part["player"]).sort_values(
             "lead", ascending=False).iloc[0]
         out.append(f"{setting}: {top['category']} bring the most points "
-                   f"({top['player']:.1f} VP [{top['player_low']:.1f}, "
-                   f"{top['player_high']:.1f}] a player, {100 * top['share']:.0f}% of the "
+                   f"({top['player']:.2f} VP [{top['player_low']:.2f}, "
+                   f"{top['player_high']:.2f}] a player, {100 * top['share']:.0f}% of the "
                    f"total); winners pull ahead most in {gap['category']} ({gap['winner']:.1f} "
                    f"against {gap['player']:.1f} for an average player).")
     return out
@@ -248,7 +248,7 @@ PAGE = GamePage(
                               "pp"},
             value_label="seat {}",
             csv={"seats": order_long, "seat_verdicts": order_verdicts}),
-        Variants(base=BASE, players=VARIANT_PLAYERS, policy=VARIANT_POLICY),
+        Variants(base=BASE, players=VARIANT_PLAYERS, policy=VARIANT_POLICY, length="turns"),
         Matchup(focal=CAN_WIN, field=VARIANT_POLICY, players=CAN_WIN_PLAYERS,
                 heading="The bunk fight: re-rolling only when it can win ({focal} among "
                         "{field})"),

@@ -68,6 +68,8 @@ class Variants(Section):
     base: str
     players: int
     policy: str | None = None
+    length: str = "rounds"  # the outcome column the length figure shows ('turns' when every
+    #                         game lasts its rounds)
 
     key = "variants"
     complete = True  # a paired comparison needs every run on the same games
@@ -94,17 +96,19 @@ class Variants(Section):
 
     def tables(self, c: Comparison) -> dict[str, pd.DataFrame]:
         return {"variants": c.answer.table, "lengths": levels_table(c),
-                "rounds": rounds_distribution(c.runs)}
+                self.length: rounds_distribution(c.runs, self.length)}
 
     def write(self, page, c: Comparison) -> None:
         page.heading("Game length under each variation")
-        lengths = {name: res.frame["rounds"].to_numpy() for name, res in c.runs.items()}
-        page.figure(figures.length_ecdf(lengths, f"Rounds per game, {c.players} players, "
-                                        f"{c.policy} policy ({c.answer.games:,} games each)",
-                                        base=c.base),
-                    alt=f"ECDF of rounds per game for the {c.base} rules and every variation",
-                    caption=f"Share of games ended by each round; the black line is the {c.base} "
-                            "rules. Dotted lines: 50% (median) and 90% (90th percentile).")
+        n = self.length
+        lengths = {name: res.frame[n].to_numpy() for name, res in c.runs.items()}
+        page.figure(figures.length_ecdf(lengths, f"{n.capitalize()} per game, {c.players} "
+                                        f"players, {c.policy} policy ({c.answer.games:,} games "
+                                        "each)", xlabel=n, base=c.base),
+                    alt=f"ECDF of {n} per game for the {c.base} rules and every variation",
+                    caption=f"Share of games that ended within each number of {n}; the black "
+                            f"line is the {c.base} rules. Dotted lines: 50% (median) and 90% "
+                            "(90th percentile).")
         page.table(levels_table(c).drop(columns=["games"]),
                    caption=f"Values per variation, {c.players} players",
                    formats={heading: fmt for heading, _, fmt in LEVELS.values()})
@@ -156,12 +160,13 @@ def by_metric(c: Comparison, cell) -> pd.DataFrame:
                          for v in c.names])
 
 
-def rounds_distribution(runs: dict[str, Results]) -> pd.DataFrame:
-    """Share of games ending in each round, per rules set (the data behind the ECDF figure)."""
+def rounds_distribution(runs: dict[str, Results], length: str = "rounds") -> pd.DataFrame:
+    """Share of games ending at each length (``rounds``, or ``turns``), per rules set (the
+    data behind the ECDF figure)."""
     parts = []
     for name, res in runs.items():
-        counts = res.frame["rounds"].value_counts().sort_index()
-        parts.append(pd.DataFrame({"rules": name, "rounds": counts.index, "games": counts.values,
+        counts = res.frame[length].value_counts().sort_index()
+        parts.append(pd.DataFrame({"rules": name, length: counts.index, "games": counts.values,
                                    "share": counts.values / counts.sum(),
                                    "cumulative": counts.cumsum().values / counts.sum()}))
     return pd.concat(parts, ignore_index=True)
