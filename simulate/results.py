@@ -101,6 +101,13 @@ def check_output_path(path: Path) -> str:
     return suffix
 
 
+def _umask() -> int:
+    """The process umask (reading it means setting it; it is put back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 class _atomic:
     """Context manager: yields a temporary path beside ``path``; renames it over ``path`` on success."""
 
@@ -115,6 +122,9 @@ class _atomic:
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if exc_type is None:
+            # mkstemp makes the file 0600; a written file follows the umask like any other
+            # tool's (a shared or web-served report folder must stay readable).
+            os.chmod(self.tmp, 0o666 & ~_umask())
             os.replace(self.tmp, self.path)
         else:
             try:

@@ -61,3 +61,21 @@ def test_counts_as_people_write_them(text, value):
 def test_bad_counts(text):
     with pytest.raises(UserError):
         parse_count(text)
+
+
+def test_written_files_follow_the_umask(tmp_path):
+    import os
+    import stat
+
+    from simulate.results import atomic_write_text
+
+    old = os.umask(0o022)
+    try:
+        atomic_write_text(tmp_path / "a.csv", "x\n")
+        assert stat.S_IMODE((tmp_path / "a.csv").stat().st_mode) == 0o644
+        os.umask(0o077)
+        atomic_write_text(tmp_path / "b.csv", "x\n")
+        assert stat.S_IMODE((tmp_path / "b.csv").stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
