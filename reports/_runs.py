@@ -16,7 +16,7 @@ from itertools import product
 import pandas as pd
 
 import simulate
-from simulate.errors import UserError
+from simulate.errors import Interrupted, UserError
 from simulate.results import Results
 
 
@@ -80,7 +80,8 @@ def play(info, specs: Iterable[RunSpec], keep: Callable[[str], bool], backend: s
                            players=spec.players, seed=spec.seed, backend=backend,
                            progress=progress, workers=workers, label=spec.label)
         if complete and res.meta["interrupted"]:
-            raise UserError("interrupted: the comparison needs every run complete")
+            raise Interrupted("the page's comparison needs every run complete; this page "
+                              "was not written")
         frame = res.frame[[c for c in res.frame if keep(c)]]
         out[spec.label] = Results(frame, {**res.meta, "preset": spec.preset})
     return out

@@ -21,7 +21,7 @@ import typer
 from engines import GAMES, get_game
 from engines._rules import RulesError, read_toml
 from simulate.counts import parse_count
-from simulate.errors import UserError
+from simulate.errors import Interrupted, UserError
 
 try:  # Typer >= 0.2x vendors click; older releases depend on it
     from typer._click import exceptions as click_errors
@@ -562,7 +562,8 @@ def variants(
         res = simulate.run(info, n_games, rules=rules_obj, policies=policies, players=players,
                            seed=seed, workers=workers, progress=progress_flag(quiet), label=name)
         if res.meta["interrupted"]:
-            raise UserError("interrupted: a comparison needs every variant on the same games")
+            raise Interrupted("a comparison needs every variant on the same games; nothing "
+                              "was compared")
         frames[name] = res
     base = frames.pop("base")
     answer = compare(base.frame, {k: v.frame for k, v in frames.items()}, players,
@@ -615,7 +616,8 @@ def matchup(
                            players=players, seed=seed, workers=workers,
                            progress=progress_flag(quiet), label=f"{focal} in seat {seat}")
         if res.meta["interrupted"]:
-            raise UserError("interrupted: a head-to-head needs every seat's games")
+            raise Interrupted("a head-to-head needs every seat's games; nothing was "
+                              "compared")
         frames[seat] = res.frame
     answer = head_to_head(frames, players, focal, field_label)
     _emit_answer(out, fmt, answer.to_csv(), answer.to_json(), answer.render_text)
@@ -724,9 +726,21 @@ def bench(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; user mistakes become one line on stderr and exit code 2."""
+    from simulate.runner import command_scope
+
     command = typer.main.get_command(app)
     try:
-        command.main(args=argv, prog_name="rumsim", standalone_mode=False)
+        with command_scope() as stop:
+            code = command.main(args=argv, prog_name="rumsim", standalone_mode=False)
+        if stop.requested or code == 130:
+            # The command kept and reported what finished; the exit code says it stopped.
+            typer.echo("rumsim: interrupted", err=True)
+            return 130
+        if isinstance(code, int) and code:
+            return code
+    except Interrupted as exc:
+        typer.echo(f"rumsim: interrupted: {exc}", err=True)
+        return 130
     except (UserError, RulesError) as exc:
         return _fail(str(exc))
     except click_errors.NoSuchOption as exc:

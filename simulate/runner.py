@@ -22,7 +22,7 @@ import pandas as pd
 
 from engines import get_game
 from engines._game import GameInfo, Policy
-from simulate.errors import UserError
+from simulate.errors import Interrupted, UserError
 from simulate.results import Results
 
 BACKENDS = ("fast", "reference")
@@ -75,28 +75,75 @@ def default_chunk(info: GameInfo, policies, backend: str) -> int:
     return 100_000
 
 
-class _StopFlag:
-    """Turns Ctrl-C into a request honoured between chunks (main thread only)."""
+# Ctrl-C, a scheduler's SIGTERM and a closed terminal's SIGHUP all mean "stop, keep what
+# finished".
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                     if hasattr(signal, name))
+
+
+class StopFlag:
+    """Turns a stop signal into a request honoured between chunks (main thread only); a
+    second signal stops at once (KeyboardInterrupt).
+
+    One ``run`` holds its own flag. A command that plays several runs holds one for all of
+    them (``with StopFlag():`` around the command, as the CLI does): a stop then ends the run
+    in progress at its next chunk boundary and refuses every later run (``Interrupted``), so
+    no later answer is presented as complete.
+    """
+
+    active: StopFlag | None = None  # the command-wide flag, while one is held
 
     def __init__(self):
         self.requested = False
-        self._old = None
+        self._old = {}
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
-            self._old = signal.getsignal(signal.SIGINT)
-            signal.signal(signal.SIGINT, self._handle)
+            for sig in STOP_SIGNALS:
+                self._old[sig] = signal.getsignal(sig)
+                signal.signal(sig, self._handle)
         return self
 
     def _handle(self, signum, frame):
-        if self.requested:  # a second Ctrl-C: stop at once
+        if self.requested:  # a second signal: stop at once
             raise KeyboardInterrupt
         self.requested = True
 
     def __exit__(self, *exc):
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
         return False
+
+
+class command_scope:
+    """The stop flag of a whole command (see :class:`StopFlag`)."""
+
+    def __enter__(self) -> StopFlag:
+        self.flag = StopFlag().__enter__()
+        StopFlag.active = self.flag
+        return self.flag
+
+    def __exit__(self, *exc):
+        StopFlag.active = None
+        return self.flag.__exit__(*exc)
+
+
+class _RunFlag:
+    """A run's stop flag: the command's when one is held, else its own."""
+
+    def __enter__(self) -> StopFlag:
+        shared = StopFlag.active
+        if shared is not None:
+            if shared.requested:
+                raise Interrupted("interrupted before this run started; nothing more was "
+                                  "played")
+            self.own = None
+            return shared
+        self.own = StopFlag().__enter__()
+        return self.own
+
+    def __exit__(self, *exc):
+        return self.own.__exit__(*exc) if self.own is not None else False
 
 
 def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: int | None = None,
@@ -141,7 +188,7 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     satisfied = False
     started = time.perf_counter()
     bar = _progress_bar(progress, n_games, label or f"{info.name} {'/'.join(p.label() for p in policies[:1])}")
-    with _StopFlag() as stop, bar:
+    with _RunFlag() as stop, bar:
         while done < n_games and not stop.requested and not satisfied:
             count = min(chunk, n_games - done)
             block = play_chunk(first_game + done, count)

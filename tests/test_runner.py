@@ -109,3 +109,51 @@ def test_runner_rejects_bad_requests():
         simulate.run("rum-runner", 10, seed=-3)
     with pytest.raises(UserError):
         simulate.run("rum-runner", 10, backend="gpu")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_signal_keeps_what_finished_and_exits_130(tmp_path, monkeypatch, capsys, sig):
+    """A signal during a command's run: the run stops at the next chunk boundary, the rows
+    that finished are written, no temporary file is left and the exit code is 130."""
+    import simulate.runner as runner
+    from reports.cli import main
+
+    real = runner.to_frame
+    calls = []
+
+    def signalling(block, columns):
+        calls.append(len(block))
+        if len(calls) == 1:
+            os.kill(os.getpid(), sig)
+        return real(block, columns)
+
+    monkeypatch.setattr(runner, "to_frame", signalling)
+    before = signal.getsignal(sig)
+    out = tmp_path / "rows.parquet"
+    code = main(["run", "rum-runner", "-n", "500000", "--policy", "random", "-q",
+                 "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 130 and "rumsim: interrupted" in err and "Traceback" not in err
+    kept = simulate.Results.load(out)
+    assert len(kept.frame) == calls[0] < 500_000 and kept.meta["interrupted"] is True
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert signal.getsignal(sig) is before  # the handlers are put back
+
+
+def test_after_a_stop_a_command_plays_no_later_run():
+    """Within one command, a stop ends the run in progress and refuses every later run, so no
+    later answer is presented as complete."""
+    from simulate.errors import Interrupted
+    from simulate.runner import command_scope
+
+    def stop_after_first(frame):
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    with command_scope():
+        first = simulate.run("rum-runner", 1000, policies="random", seed=5, chunk_size=100,
+                             on_chunk=stop_after_first)
+        assert first.meta["interrupted"] is True and len(first.frame) == 100
+        with pytest.raises(Interrupted):
+            simulate.run("rum-runner", 1000, policies="random", seed=5)
+    # outside a command each run has its own flag again
+    assert not simulate.run("rum-runner", 200, policies="random", seed=5).meta["interrupted"]
