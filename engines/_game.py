@@ -11,6 +11,7 @@ by ``engines._play``) and ``engine.py`` (the Numba fast path, driven by
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -215,6 +216,8 @@ class GameInfo:
                 value = float(raw)
             except ValueError:
                 raise RulesError(f"policy parameter {name}:{key}={raw!r} is not a number") from None
+            if not math.isfinite(value):
+                raise RulesError(f"policy parameter {name}:{key}={raw!r} is not a finite number")
             if param.integer and not value.is_integer():
                 raise RulesError(f"policy parameter {name}:{key}={raw!r} must be a whole number")
             if (param.low is not None and value < param.low) or (

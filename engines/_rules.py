@@ -170,36 +170,63 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
+# Every rule number travels to the fast path as an int64; beyond this a value is no rule.
+INT_LIMIT = 2**62
+
+
 def _to_int(raw: Any) -> int | None:
+    """An integer from an int, a whole float or a string ('1e3', '1_000'), within
+    ±INT_LIMIT; None otherwise."""
+    value = None
     if isinstance(raw, bool):
         return None
     if isinstance(raw, int):
-        return raw
-    if isinstance(raw, float):
-        return int(raw) if raw.is_integer() else None
-    if isinstance(raw, str):
+        value = raw
+    elif isinstance(raw, float):
+        value = int(raw) if raw.is_integer() else None
+    elif isinstance(raw, str) and len(raw) <= 40:
         try:
-            return int(raw.strip().replace("_", ""))
+            value = int(raw.strip().replace("_", ""))
         except ValueError:
             try:
                 f = float(raw)
             except ValueError:
                 return None
-            return int(f) if f.is_integer() else None
-    return None
+            value = int(f) if f.is_integer() else None
+    if value is None or not -INT_LIMIT <= value <= INT_LIMIT:
+        return None
+    return value
+
+
+MAX_TOML_BYTES = 1 << 20  # a rules or variants file is a few lines; this is no such file
 
 
 def read_toml(path: str | Path, what: str) -> dict[str, Any]:
     """A TOML file's contents, or a RulesError naming the file and what is wrong with it."""
     path = Path(path)
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_TOML_BYTES + 1)  # never more: the path may be /dev/zero
+        if len(raw) > MAX_TOML_BYTES:
+            raise RulesError(f"{what} '{path}' is larger than {MAX_TOML_BYTES >> 20} MB; a "
+                             f"{what} is a few lines of TOML")
+        return tomllib.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         raise RulesError(f"{what} '{path}' does not exist") from None
+    except IsADirectoryError:
+        raise RulesError(f"{what} '{path}' is a folder, not a file") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError(f"{what} '{path}' cannot be read: {exc}") from None
+        raise RulesError(f"{what} '{path}' cannot be read: {_short(exc)}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{what} '{path}' is not valid TOML: {exc}") from None
+        raise RulesError(f"{what} '{path}' is not valid TOML: {_short(exc)}") from None
+    except RecursionError:
+        raise RulesError(f"{what} '{path}' is nested too deeply to be a {what}") from None
+
+
+def _short(exc: Exception, limit: int = 200) -> str:
+    """An error message on one line, at most ``limit`` characters."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def option(default: Any, help: str, *, choices: tuple[str, ...] = (), low=None, high=None,
@@ -336,6 +363,11 @@ class RulesBase:
         """Overrides from a TOML file: top-level ``key = value`` pairs (or a [rules] table)."""
         data = read_toml(path, "rules file")
         if isinstance(data.get("rules"), dict):
+            others = [k for k in data if k != "rules"]
+            if others:
+                raise RulesError(f"rules file '{path}' has rules both at the top level "
+                                 f"({', '.join(others)}) and in a [rules] table; give them in "
+                                 "one place")
             data = data["rules"]
         for key in data:
             cls.option(key)

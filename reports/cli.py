@@ -12,6 +12,8 @@ until the work it describes has succeeded.
 from __future__ import annotations
 
 import json
+import math
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -53,7 +55,8 @@ RuleOpt = Annotated[list[str] | None, typer.Option(
 PresetOpt = Annotated[str | None, typer.Option("--preset", help="named rule preset")]
 RulesFileOpt = Annotated[Path | None, typer.Option(
     "--rules-file", help="TOML file of rule options (key = value)")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="the run's seed (0 .. 2**63-1)", min=0)]
+SeedOpt = Annotated[int, typer.Option("--seed", help="the run's seed (0 .. 2**63-1)", min=0,
+                                      max=2**63 - 1)]
 WorkersOpt = Annotated[int | None, typer.Option("--workers", help="threads (default: all cores)")]
 GamesOpt = Annotated[str, typer.Option("--games", "-n", help="how many games (1e6, 250_000 ...)")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
@@ -106,7 +109,7 @@ def games(fmt: FormatOpt = "table") -> None:
             "columns": info.column_names(info.default_players), "summary": info.summary,
         })
     if fmt == "json":
-        echo(json.dumps(rows, indent=2))
+        echo(json.dumps(_finite(rows), indent=2, allow_nan=False))
         return
     if fmt == "csv":
         echo("game,title,players,policies,default_policy")
@@ -192,7 +195,7 @@ def play(
     policies = info.seat_policies(policy, players)
     lines, record = info.narrate(rules_obj, policies, players, seed, index)
     if as_json:
-        echo(json.dumps(record, indent=2, default=list))
+        echo(json.dumps(_finite(record), indent=2, default=list, allow_nan=False))
         return
     echo(f"{info.title}, seed {seed}, game {index}; policy {', '.join(p.label() for p in policies)}; "
          f"rules: {rules_obj.describe()}")
@@ -485,6 +488,20 @@ def _check_csv_out(out: Path | None) -> None:
         raise UserError(f"--out '{out}': folder '{out.parent}' does not exist")
 
 
+def _finite(obj):
+    """JSON has no NaN or infinity: an unknown or unbounded figure is written as null."""
+    if isinstance(obj, float) or (hasattr(obj, "dtype") and getattr(obj, "ndim", 1) == 0):
+        value = float(obj) if hasattr(obj, "dtype") and obj.dtype.kind == "f" else obj
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        return value
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
 def _emit_answer(out: Path | None, fmt: str, csv_text: str, json_data, text) -> None:
     """Write the CSV to ``--out`` if asked, then print the answer in the chosen format.
 
@@ -496,7 +513,7 @@ def _emit_answer(out: Path | None, fmt: str, csv_text: str, json_data, text) -> 
         atomic_write_text(out, csv_text)
         typer.echo(f"wrote {out}", err=True)
     if fmt == "json":
-        echo(json.dumps(json_data, indent=2, default=float))
+        echo(json.dumps(_finite(json_data), indent=2, default=float, allow_nan=False))
     elif fmt == "csv":
         echo(csv_text.rstrip("\n"))
     else:
@@ -631,7 +648,11 @@ def read_variants_file(cls, path: Path) -> dict[str, dict]:
         if not isinstance(table, dict):
             raise UserError(f"variants file '{path}': '{name}' must be a table ([{name}])")
         table = dict(table)
-        overrides = cls.preset(table.pop("preset")) if "preset" in table else {}
+        base = table.pop("preset", None)
+        if base is not None and not isinstance(base, str):
+            raise UserError(f"variants file '{path}': [{name}] preset must be a preset's name "
+                            f"in quotes, not {base!r}")
+        overrides = cls.preset(base) if base is not None else {}
         for key in table:
             cls.option(key)
         overrides.update(table)
@@ -716,7 +737,7 @@ def bench(
     records = b.bench(names, policy, seconds=seconds, on_record=show, repeats=repeats,
                       players=players)
     if as_json:
-        echo(json.dumps(records, indent=2))
+        echo(json.dumps(_finite(records), indent=2, allow_nan=False))
     else:
         echo("games/s; speedup = fast 1 thread / reference; scaling = all threads / 1 thread")
 
@@ -728,10 +749,18 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; user mistakes become one line on stderr and exit code 2."""
     from simulate.runner import command_scope
 
+    for stream in (sys.stdout, sys.stderr):
+        # A console that cannot show a card suit or a dash gets a '?', not a traceback.
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     command = typer.main.get_command(app)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:  # a bare `rumsim`: what it can do, not an empty error
+        argv = ["--help"]
     try:
         with command_scope() as stop:
             code = command.main(args=argv, prog_name="rumsim", standalone_mode=False)
+            sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         if stop.requested or code == 130:
             # The command kept and reported what finished; the exit code says it stopped.
             typer.echo("rumsim: interrupted", err=True)
@@ -754,7 +783,13 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Exit as exc:
         return exc.exit_code
     except BrokenPipeError:
+        # `rumsim rules GAME | head -1`: the reader has what it wanted. Point stdout at
+        # /dev/null so that the interpreter's last flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        typer.echo(f"rumsim: error: cannot write the output: {exc.strerror or exc}", err=True)
+        return 1
     except KeyboardInterrupt:
         typer.echo("rumsim: interrupted", err=True)
         return 130

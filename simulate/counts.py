@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from simulate.errors import UserError
 
 MAX_GAMES = 10**10
@@ -12,7 +14,13 @@ def parse_count(text: str | int, what: str = "game count") -> int:
     if isinstance(text, int) and not isinstance(text, bool):
         value = text
     else:
-        raw = str(text).strip().replace("_", "").replace(",", "")
+        raw = str(text).strip().replace("_", "")
+        # A comma only as a thousands separator (250,000): '2,5e3' is not 25,000 games.
+        if "," in raw:
+            if not re.fullmatch(r"\d{1,3}(,\d{3})+", raw):
+                raise UserError(f"{what} '{text}' is not a number (commas only between "
+                                "thousands: 250,000; or write 2.5e3)")
+            raw = raw.replace(",", "")
         try:
             value = int(raw)
         except ValueError:

@@ -170,6 +170,8 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         raise UserError(f"--seed must be a whole number from 0 to 2**63-1, not {seed}")
     if n_games < 1:
         raise UserError(f"the game count must be at least 1, not {n_games}")
+    if backend == "reference" and workers not in (None, 1):
+        raise UserError(f"--workers {workers}: the reference backend plays on one thread")
     workers = set_workers(workers) if backend == "fast" else 1
     chunk = int(chunk_size or default_chunk(info, policies, backend))
     if chunk < 1:

@@ -155,8 +155,14 @@ class Rules(RulesBase):
 
     def check(self) -> None:
         if self.fixed_layout() is None and any(x != GENERATED for x in self.layout):
-            raise RulesError(f"rule layout={','.join(map(str, self.layout))}: give all 9 "
-                             "(tile, turns) pairs, or none (-1)")
+            text = ",".join(map(str, self.layout))
+            tiles = self.layout[0::2]
+            if sorted(tiles) != list(range(1, 10)):
+                raise RulesError(f"rule layout={text}: a board places each tile 1-9 once, as "
+                                 "(tile, turns) pairs for positions 0-8; or -1 throughout to "
+                                 "draw one")
+            raise RulesError(f"rule layout={text}: each tile's turns are 0-3 (quarter-turns "
+                             "clockwise)")
         if self.zero_hand_may_rest and self.rest_coin == 0:
             raise RulesError("rule zero_hand_may_rest=true needs rest_coin >= 1 (a free rest "
                              "without pirates would never end the round)")
