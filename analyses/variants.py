@@ -17,7 +17,8 @@ Metrics (each only where the game has the columns):
 Methods. Means and shares: paired differences d_i, interval mean(d) ± z·sd(d)/√n,
 variance reduction (var x + var y) / var(x - y). Quantiles and the spread:
 paired bootstrap over games (the same resampled games for base and variant),
-percentile interval; variance reduction = bootstrap variance of the
+percentile interval with its p-value from the same replicates (so a star
+never contradicts its interval); variance reduction = bootstrap variance of the
 difference under independent resampling / under paired resampling.
 Several variants at once: for each metric, p-values are adjusted across the
 variants with Holm's step-down method (family-wise error rate 5%).
@@ -248,8 +249,9 @@ def compare(base: pd.DataFrame, variants: Mapping[str, pd.DataFrame], players: i
     table["significant"] = table["p_holm"] < (1 - confidence)
     method = (f"Differences: variant minus base on the same {len(base):,} games (common random "
               f"numbers). Means and shares: paired normal interval; medians, 90th percentiles and "
-              f"the score spread: paired Poisson bootstrap ({n_boot} resamples, percentile "
-              f"interval). 'pairing gain' = variance of the difference with independent samples "
+              f"the score spread: paired Poisson bootstrap ({n_boot} resamples; percentile "
+              f"interval, and its p-value from the same replicates, so a star never contradicts "
+              f"its interval). 'pairing gain' = variance of the difference with independent samples "
               f"/ with paired ones. Holm p: adjusted across the {len(variants)} variant(s) for "
               f"each metric (Holm step-down, family-wise 5%); * marks a difference that "
               f"survives it.")
@@ -289,13 +291,27 @@ def _paired_bootstrap(metrics: list[Metric], base: pd.DataFrame,
         m = next(mm for mm in metrics if mm.name == name)
         b0 = m.statistic(xs[name], ones)
         v0 = m.statistic(ys[(v, name)], ones)
-        low, high = np.quantile(reps, [alpha / 2, 1 - alpha / 2])
-        se = float(reps.std(ddof=1))
+        low, high, p = bootstrap_interval_and_p(reps, alpha)
         var_p, var_i = float(reps.var(ddof=1)), float(indep[(v, name)].var(ddof=1))
         vrf = var_i / var_p if var_p > 0 else (math.inf if var_i > 0 else math.nan)
-        out[(v, name)] = {"base": b0, "value": v0, "diff": v0 - b0, "low": float(low),
-                          "high": float(high), "p": _p_value(v0 - b0, se), "vrf": vrf}
+        out[(v, name)] = {"base": b0, "value": v0, "diff": v0 - b0, "low": low,
+                          "high": high, "p": p, "vrf": vrf}
     return out
+
+
+def bootstrap_interval_and_p(reps: np.ndarray, alpha: float) -> tuple[float, float, float]:
+    """The percentile interval and a two-sided p-value from the same bootstrap replicates,
+    so that the two can never disagree: p = 2 * min(share of replicates <= 0, share >= 0)
+    (capped at 1), and the interval's ends are the order statistics k and B-1-k with
+    k = ceil(alpha * B / 2) - 1; then p < alpha exactly when the interval excludes 0. For an
+    integer statistic (a median of game lengths) replicates at exactly 0 count on both sides,
+    so a difference of 0 is never 'significant'."""
+    x = np.sort(np.asarray(reps, dtype=float))
+    b = x.size
+    k = max(0, math.ceil(alpha * b / 2) - 1)
+    low, high = float(x[k]), float(x[b - 1 - k])
+    below, above = int(np.count_nonzero(x <= 0)), int(np.count_nonzero(x >= 0))
+    return low, high, min(1.0, 2 * min(below, above) / b)
 
 
 def _paired_mean(x: np.ndarray, y: np.ndarray, z: float) -> dict:

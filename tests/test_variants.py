@@ -117,3 +117,32 @@ def test_rumsim_variants_file(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "longer_hand" in out and "flip_after_draw=false" in out and "draw_count=4" in out
+
+
+def test_a_median_that_does_not_move_gets_no_star():
+    """Issue 11's case: rounds = 15 + Poisson(10), the variant = rounds - Bernoulli(0.3) on the
+    same games, so the true median difference is exactly 0 (while the mean moves by -0.3). The
+    bootstrap p-value comes from the same replicates as the interval: a star at most as often
+    as the nominal 5% (it was 28-33% with the normal approximation), and never a star on an
+    interval that holds 0."""
+    from analyses.variants import bootstrap_interval_and_p
+
+    rng = np.random.default_rng(2)
+    reps, stars = 60, 0
+    for _ in range(reps):
+        n = 2000
+        rounds = 15 + rng.poisson(10, n)
+        base = pd.DataFrame({"game": np.arange(n), "rounds": rounds})
+        variant = base.assign(rounds=rounds - (rng.random(n) < 0.3))
+        row = compare(base, {"v": variant}, players=1, n_boot=200,
+                      seed=int(rng.integers(1 << 30))).table.set_index("metric").loc[
+                          "rounds_median"]
+        stars += bool(row["significant"])
+        assert row["significant"] == (row["low"] > 0 or row["high"] < 0)
+    assert stars / reps <= 0.10  # nominal 5%; Monte Carlo slack for 60 runs
+    # the interval and p agree by construction, at any alpha
+    x = rng.normal(0.1, 0.05, 999)
+    for alpha in (0.01, 0.05, 0.2):
+        low, high, p = bootstrap_interval_and_p(x, alpha)
+        assert (p < alpha) == (low > 0 or high < 0)
+    assert bootstrap_interval_and_p(np.zeros(200), 0.05) == (0.0, 0.0, 1.0)
