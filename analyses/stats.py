@@ -95,6 +95,40 @@ def mean_interval(values, confidence: float = CONFIDENCE) -> Interval:
     return Interval(m, m - half, m + half)
 
 
+def paired_share_difference(x, y, confidence: float = CONFIDENCE) -> tuple[Interval, float]:
+    """Difference of two paired shares of 0/1 outcomes (y's share minus x's, the same games),
+    with an interval and a p-value that hold for rare events.
+
+    Method: Newcombe's (1998) method 10, a hybrid score interval built from the two Wilson
+    intervals and the phi correlation of the pairs; it stays inside [-1, 1] and, unlike the
+    paired Wald interval, keeps near-nominal coverage for shares near 0 (with no event in
+    either arm it is about ±z²/n, never [0, 0]). The p-value is McNemar's exact test: the
+    discordant games, a binomial(b + c, 1/2) two-sided.
+    """
+    x, y = _as_1d(x), _as_1d(y)
+    n = x.size
+    if n == 0 or x.shape != y.shape:
+        raise ValueError("need paired 0/1 outcomes of equal, non-zero length")
+    a = float(np.sum((x == 1) & (y == 1)))
+    b = float(np.sum((x == 1) & (y == 0)))
+    c = float(np.sum((x == 0) & (y == 1)))
+    d = float(n - a - b - c)
+    p1, l1, u1 = wilson_interval(a + b, n, confidence)
+    p2, l2, u2 = wilson_interval(a + c, n, confidence)
+    denom = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / math.sqrt(denom) if denom > 0 else 0.0
+    # theta = p1 - p2 (Newcombe's orientation), then turned round to p2 - p1
+    theta = p1 - p2
+    delta = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2)
+                          + (u2 - p2) ** 2))
+    eps = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2)
+                        + (p2 - l2) ** 2))
+    low, high = max(-1.0, theta - delta), min(1.0, theta + eps)
+    discordant = int(b + c)
+    p = 1.0 if discordant == 0 else float(_st.binomtest(int(c), discordant, 0.5).pvalue)
+    return Interval(p2 - p1, -high, -low), p
+
+
 def ratio_interval(numerators, denominators, confidence: float = CONFIDENCE) -> Interval:
     """Ratio of totals sum(y) / sum(x) over independent units (games) with an interval.
 

@@ -14,7 +14,9 @@ Metrics (each only where the game has the columns):
 * win share of every seat, and the first player's edge ``win_0 - 1/P``;
 * score spread: the standard deviation of the final scores (all seats pooled).
 
-Methods. Means and shares: paired differences d_i, interval mean(d) ± z·sd(d)/√n,
+Methods. Means and shares: paired differences d_i, interval mean(d) ± z·sd(d)/√n
+(a share of 0/1 outcomes: Newcombe's 1998 paired score interval, method 10, and
+McNemar's exact p-value, since the normal interval fails for rare events),
 variance reduction (var x + var y) / var(x - y). Quantiles and the spread:
 paired bootstrap over games (the same resampled games for base and variant),
 percentile interval with its p-value from the same replicates (so a star
@@ -35,7 +37,7 @@ import pandas as pd
 from scipy import stats as st
 
 from analyses._text import text_table
-from analyses.stats import CONFIDENCE, z_value
+from analyses.stats import CONFIDENCE, paired_share_difference, z_value
 
 N_BOOT = 200
 
@@ -248,7 +250,9 @@ def compare(base: pd.DataFrame, variants: Mapping[str, pd.DataFrame], players: i
         table.loc[idx, "p_holm"] = holm(table.loc[idx, "p"].to_numpy())
     table["significant"] = table["p_holm"] < (1 - confidence)
     method = (f"Differences: variant minus base on the same {len(base):,} games (common random "
-              f"numbers). Means and shares: paired normal interval; medians, 90th percentiles and "
+              f"numbers). Means and shares: paired normal interval (a share of 0/1 outcomes such as "
+              f"capped games: Newcombe's paired score interval, method 10, with McNemar's exact "
+              f"p, which hold for rare events); medians, 90th percentiles and "
               f"the score spread: paired Poisson bootstrap ({n_boot} resamples; percentile "
               f"interval, and its p-value from the same replicates, so a star never contradicts "
               f"its interval). 'pairing gain' = variance of the difference with independent samples "
@@ -315,6 +319,8 @@ def bootstrap_interval_and_p(reps: np.ndarray, alpha: float) -> tuple[float, flo
 
 
 def _paired_mean(x: np.ndarray, y: np.ndarray, z: float) -> dict:
+    if x.size and np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all():
+        return _paired_share(x, y, z)
     n = x.size
     d = y - x
     diff = float(d.mean())
@@ -324,6 +330,19 @@ def _paired_mean(x: np.ndarray, y: np.ndarray, z: float) -> dict:
     vrf = var_indep / var_d if var_d > 0 else (math.inf if var_indep > 0 else math.nan)
     return {"base": float(x.mean()), "value": float(y.mean()), "diff": diff,
             "low": diff - z * se, "high": diff + z * se, "p": _p_value(diff, se), "vrf": vrf}
+
+
+def _paired_share(x: np.ndarray, y: np.ndarray, z: float) -> dict:
+    """A share of 0/1 outcomes (capped games, a seat's outright wins): Newcombe's paired score
+    interval and McNemar's exact p (``stats.paired_share_difference``), which hold for rare
+    events where the paired normal interval claims certainty."""
+    confidence = 2 * st.norm.cdf(z) - 1
+    diff, p = paired_share_difference(x, y, confidence)
+    var_d = float((y - x).var(ddof=1)) if x.size > 1 else 0.0
+    var_indep = float(x.var(ddof=1) + y.var(ddof=1)) if x.size > 1 else 0.0
+    vrf = var_indep / var_d if var_d > 0 else (math.inf if var_indep > 0 else math.nan)
+    return {"base": float(x.mean()), "value": float(y.mean()), "diff": diff.estimate,
+            "low": diff.low, "high": diff.high, "p": p, "vrf": vrf}
 
 
 def _p_value(diff: float, se: float) -> float:

@@ -146,3 +146,44 @@ def test_a_median_that_does_not_move_gets_no_star():
         low, high, p = bootstrap_interval_and_p(x, alpha)
         assert (p < alpha) == (low > 0 or high < 0)
     assert bootstrap_interval_and_p(np.zeros(200), 0.05) == (0.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("rate, extra, n, least, most", [(0.001, 0.001, 2000, 0.93, 1.0),
+                                                          (0.3, 0.05, 2000, 0.935, 0.965)])
+def test_paired_share_interval_covers_rare_and_common_shares(rate, extra, n, least, most):
+    """Capped games near 0.1% (the paired Wald interval covered 61-77% there and printed
+    [+0.00, +0.00] when nothing happened) and an ordinary share: Newcombe's paired score
+    interval covers the true difference at least about 95% of the time (conservatively for
+    rare events, as score intervals do)."""
+    from analyses.stats import paired_share_difference
+
+    rng = np.random.default_rng(8)
+    reps, covered = 1500, 0
+    for _ in range(reps):
+        u = rng.random(n)
+        x, y = (u < rate).astype(float), (u < rate + extra).astype(float)
+        i, _ = paired_share_difference(x, y)
+        covered += i.low <= extra <= i.high
+    assert least <= covered / reps <= most
+
+
+def test_no_event_in_either_arm_is_not_certainty():
+    base, _ = games(2000, 5)
+    ans = compare(base, {"same": base.copy()}, players=2, n_boot=50)
+    row = ans.table.set_index("metric").loc["capped_share"]
+    assert row["diff"] == 0 and row["low"] < 0 < row["high"] and row["p"] == 1.0
+    assert row["high"] == pytest.approx(1.96 ** 2 / (2000 + 1.96 ** 2), rel=1e-3)
+
+
+def test_mcnemar_p_is_exact():
+    from scipy.stats import binomtest
+
+    from analyses.stats import paired_share_difference
+
+    x = np.array([1] * 7 + [0] * 2 + [1] * 5 + [0] * 86, dtype=float)
+    y = np.array([0] * 7 + [1] * 2 + [1] * 5 + [0] * 86, dtype=float)
+    diff, p = paired_share_difference(x, y)
+    assert diff.estimate == pytest.approx(-5 / 100)
+    assert p == pytest.approx(binomtest(2, 9, 0.5).pvalue)
+    # 7 games lost the event, 2 gained it: p = 0.07, and the interval holds 0 as well
+    assert p > 0.05 and diff.low < -0.05 < 0 < diff.high
