@@ -122,8 +122,8 @@ class SeatAnswer:
             lines.append(text_table([name, "player-games", "win share", "95% CI",
                                      "gap from fair"], rows))
             chi2, dof, p = self.view_tests[name]
-            lines.append(f"Chi-square test that every {name} wins equally often: "
-                         f"chi2 = {chi2:.2f}, df = {dof}, {_p(p)}")
+            lines.append(f"Test that every {name} wins equally often (Wald, clustered by "
+                         f"game): chi2 = {chi2:.2f}, df = {dof}, {_p(p)}")
         lines.append("")
         lines.append(self.method)
         return "\n".join(lines)
@@ -202,9 +202,10 @@ def win_share_by(frame: pd.DataFrame, players: int, pattern: str,
     """Win share per value of a per-seat column (e.g. the rail position of a seat's first worker).
 
     Every (game, seat) pair is one player-game; the share for a value is the
-    mean win of the player-games with that value. The chi-square test of
-    equal shares treats player-games as independent, which they are not
-    quite (a game has one winner), so read its p-value as approximate.
+    mean win of the player-games with that value. The test of equal shares is
+    clustered by game (:func:`clustered_equal_shares`): the player-games of
+    one game are not independent (a game has one winner), and a test that
+    treats them so rejects a true "no effect" too often (8-13% at 5%).
     """
     values = np.concatenate([frame[pattern.format(seat=s)].to_numpy() for s in range(players)])
     wins = np.concatenate([frame[f"win_{s}"].to_numpy(dtype=float) for s in range(players)])
@@ -217,15 +218,40 @@ def win_share_by(frame: pd.DataFrame, players: int, pattern: str,
                      "share": ci.estimate, "low": ci.low, "high": ci.high,
                      "gap": ci.estimate - fair})
     table = pd.DataFrame(rows)
-    total_rate = wins.mean()
-    observed = table["wins"].to_numpy()
-    expected = table["players_seen"].to_numpy() * total_rate
-    if len(table) < 2 or total_rate in (0.0, 1.0):
-        return table, (0.0, 0, 1.0)
-    # Homogeneity of a 2 x k table (won / did not win) against the pooled rate.
-    chi2 = float(np.sum((observed - expected) ** 2 / (expected * (1 - total_rate))))
-    dof = len(table) - 1
-    return table, (chi2, dof, float(st.chi2.sf(chi2, dof)))
+    per_game_values = np.stack([frame[pattern.format(seat=s)].to_numpy()
+                                for s in range(players)], axis=1)
+    per_game_wins = frame[[f"win_{s}" for s in range(players)]].to_numpy(dtype=float)
+    return table, clustered_equal_shares(per_game_values, per_game_wins,
+                                         table["value"].to_numpy())
+
+
+def clustered_equal_shares(values: np.ndarray, wins: np.ndarray,
+                           levels: np.ndarray) -> tuple[float, int, float]:
+    """Do player-games of every level of a per-seat value win equally often? (stat, dof, p).
+
+    ``values`` and ``wins`` are games x seats. Method: a Wald test clustered by game. Per game
+    g and level v, the residual e_gv = (wins of its seats at v) - r * (its seats at v), r the
+    pooled win rate; under equal shares the sum over games of e_g has mean 0, and its
+    covariance is estimated by the sum of e_g e_g' over games (games are independent, the
+    seats of one game are not). The statistic E' S^+ E is chi-square with rank(S) degrees of
+    freedom (k - 1 when every game's wins add up to the same total).
+    """
+    if len(levels) < 2:
+        return 0.0, 0, 1.0
+    onehot = values[:, :, None] == np.asarray(levels)[None, None, :]   # games x seats x k
+    w = (onehot * wins[:, :, None]).sum(axis=1)                          # games x k
+    n = onehot.sum(axis=1).astype(float)
+    rate = w.sum() / n.sum()
+    if rate in (0.0, 1.0):
+        return 0.0, 0, 1.0
+    e = w - rate * n
+    total = e.sum(axis=0)
+    cov = e.T @ e
+    dof = int(np.linalg.matrix_rank(cov, tol=1e-9 * max(1.0, float(np.abs(cov).max()))))
+    if dof == 0:
+        return 0.0, 0, 1.0
+    stat = float(total @ np.linalg.pinv(cov, rcond=1e-10, hermitian=True) @ total)
+    return stat, dof, float(st.chi2.sf(stat, dof))
 
 
 def _chi_square_equal(wins: np.ndarray) -> tuple[float, int, float]:

@@ -70,7 +70,7 @@ def verdicts_table(answer: SeatsAnswer) -> pd.DataFrame:
         "setting": s.name, "games": s.seat.games,
         "first mover - fair": pp_interval(s.order.headline),
         "rail order p": p_cell(s.order.p_value), "rail order verdict": s.order.verdict,
-        "rail position p (approx.)": p_cell(s.seat.view_tests.get(view_name(s),
+        "rail position p (clustered)": p_cell(s.seat.view_tests.get(view_name(s),
                                                                   (0, 0, np.nan))[2]),
         "seat p": p_cell(s.seat.p_value), "seat verdict": s.seat.verdict,
     } for s in answer.settings])
@@ -95,8 +95,9 @@ def how_to_read(page, answers: Answers) -> None:
         f"Verdicts (seat and rail order): 'balanced' when every simultaneous interval of the "
         f"gap from the fair share 1/P lies within ±{MARGIN * 100:g} pp, 'unbalanced' when one "
         f"lies wholly outside, otherwise 'undetermined'. The chi-square p tests 'all equal'; "
-        f"for the rail position it counts every player-game once, which is only approximately "
-        f"independent, so read that p-value as approximate.", css="note")
+        f"for the rail position the test is clustered by game (a Wald test on each game's "
+        f"wins by position), because the player-games of one game are not independent.",
+        css="note")
 
 
 def reading(answers: Answers) -> list[str]:

@@ -199,3 +199,38 @@ def test_reseat_orders_wins_by_a_per_seat_turn_order_column():
     ranked = reseat(frame, 3, "first_rail_pos_{seat}")
     assert ranked.to_dict("list") == {"win_0": [0.0, 0.0], "win_1": [0.0, 0.5],
                                       "win_2": [1.0, 0.5]}
+
+
+def test_the_position_test_keeps_its_level_when_games_cluster():
+    """No position effect, positions as Montego Bay's rail gives them (one seat always first,
+    the others drawn from later places): the game-clustered test rejects about 5% of the time
+    at 5% (the chi-square on player-games as independent rejected 8-13%)."""
+    from analyses.seats import clustered_equal_shares
+
+    rng = np.random.default_rng(1)
+    players, reps, n, rejected = 3, 600, 1000, 0
+    for _ in range(reps):
+        keys = np.log(np.array([0.4, 0.3, 0.2, 0.1]))[None, :] + rng.gumbel(size=(n, 4))
+        later = np.argsort(-keys, axis=1)[:, :2] + 2
+        values = np.concatenate([np.ones((n, 1), int), later], axis=1)
+        values = np.take_along_axis(values, np.argsort(rng.random((n, players)), axis=1), 1)
+        wins = np.zeros((n, players))
+        wins[np.arange(n), rng.integers(0, players, n)] = 1.0
+        _, dof, p = clustered_equal_shares(values, wins, np.unique(values))
+        assert dof == 4
+        rejected += p < 0.05
+    assert 0.03 <= rejected / reps <= 0.075
+
+
+def test_the_position_test_finds_a_real_position_effect():
+    from analyses.seats import clustered_equal_shares
+
+    rng = np.random.default_rng(2)
+    n, players = 3000, 3
+    values = np.argsort(rng.random((n, players)), axis=1) + 1   # places 1-3 at random
+    winner = np.where(rng.random(n) < 0.45, np.argmax(values == 3, axis=1),
+                      rng.integers(0, players, n))              # place 3 wins more often
+    wins = np.zeros((n, players))
+    wins[np.arange(n), winner] = 1.0
+    stat, dof, p = clustered_equal_shares(values, wins, np.array([1, 2, 3]))
+    assert dof == 2 and p < 1e-6
