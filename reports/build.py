@@ -17,7 +17,7 @@ from engines._rules import closest
 from reports.html import index_page
 from reports.page import GamePage
 from simulate.errors import UserError
-from simulate.results import atomic_write_bytes, atomic_write_text
+from simulate.results import atomic_write_bytes, atomic_write_text, probe_writable
 
 
 def _pages() -> dict[str, GamePage]:
@@ -69,7 +69,12 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out '{out}' is a file, not a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"--out '{out}': cannot make the folder ({exc.strerror or exc})") from None
+    # Refuse a folder no file can be written in before any game is played.
+    probe_writable(out, PAGES[names[0]].filename if names else INDEX, f"--out '{out}'")
     written: list[Path] = []
     for name in names:
         cmd = command or report_command(out_dir, [name], scale, backend)

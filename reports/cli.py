@@ -484,8 +484,14 @@ def _check_csv_out(out: Path | None) -> None:
         return
     if out.suffix.lower() != ".csv":
         raise UserError(f"--out '{out}' must end in .csv")
-    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
         raise UserError(f"--out '{out}': folder '{out.parent}' does not exist")
+    from simulate.results import probe_writable, shown
+
+    probe_writable(folder, out.name, f"--out '{shown(out)}'")
+    if out.is_dir():
+        raise UserError(f"--out '{out}' is a folder, not a file")
 
 
 def _finite(obj):
@@ -788,7 +794,10 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:
-        typer.echo(f"rumsim: error: cannot write the output: {exc.strerror or exc}", err=True)
+        # A fault while writing (a full disk, a vanished folder): one line; an older file of
+        # that name is kept, since every file is written beside it and renamed at the end.
+        where = f" {exc.filename}" if getattr(exc, "filename", None) else " the output"
+        typer.echo(f"rumsim: error: cannot write{where}: {exc.strerror or exc}", err=True)
         return 1
     except KeyboardInterrupt:
         typer.echo("rumsim: interrupted", err=True)

@@ -96,9 +96,34 @@ def check_output_path(path: Path) -> str:
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise UserError(f"--out '{path}': folder '{parent}' does not exist")
-    if path.is_dir():
+    probe_writable(parent, path.name, f"--out '{shown(path)}'")  # first: a name too long for
+    if path.is_dir():                                     # the file system fails a look-up
         raise UserError(f"--out '{path}' is a folder, not a file")
     return suffix
+
+
+def shown(path: Path, limit: int = 100) -> str:
+    """A path as an error line shows it: whole, or its start and end when it is very long."""
+    text = str(path)
+    return text if len(text) <= limit else f"{text[:limit - 35]}...{text[-30:]}"
+
+
+def probe_writable(folder: Path, name: str, what: str) -> None:
+    """Refuse, before any game is played, an output that could not be written: a name longer
+    than the file system allows, or a folder where no file can be made (read-only, /proc)."""
+    try:
+        limit = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    if len(name.encode("utf-8", "replace")) > limit:
+        raise UserError(f"{what}: the name is {len(name.encode('utf-8', 'replace'))} bytes; "
+                        f"this file system allows {limit}")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".rumsim-probe-", dir=folder)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise UserError(f"{what}: cannot write in '{folder}' ({exc.strerror or exc})") from None
 
 
 def _umask() -> int:

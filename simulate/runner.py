@@ -10,6 +10,7 @@ keeping every finished chunk, and ``meta['interrupted']`` says so.
 
 from __future__ import annotations
 
+import os
 import platform
 import signal
 import threading
@@ -65,6 +66,38 @@ def resolve(game: str | GameInfo, rules=None, policies=None, players: int | None
         if len(policies) != players:
             raise UserError(f"{len(policies)} policies given for {players} players")
     return info, rules, policies, players
+
+
+def available_memory() -> int | None:
+    """Bytes of memory this process could still take (MemAvailable), None if unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def rows_memory(n_games: int, n_columns: int) -> int:
+    """Bytes a run that keeps its rows needs at its peak: float64 rows, twice (the chunks and
+    the frame they are joined into), plus the interpreter and the engines."""
+    return 2 * 8 * n_games * n_columns + (400 << 20)
+
+
+def check_memory(n_games: int, n_columns: int) -> None:
+    """Refuse, before any game, a run whose rows would not fit in memory (every answer keeps
+    its rows until answers stream)."""
+    need, have = rows_memory(n_games, n_columns), available_memory()
+    if have is not None and need > have:
+        raise UserError(f"{n_games:,} games would keep about {need / 1e9:.1f} GB of rows in "
+                        f"memory; this machine has {have / 1e9:.1f} GB free. Play at most about "
+                        f"{max(1, (have - (400 << 20)) // (16 * n_columns)):,} games (a game's "
+                        "result depends only on the seed and its index, so runs can be split)")
 
 
 def default_chunk(info: GameInfo, policies, backend: str) -> int:
@@ -178,6 +211,8 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         raise UserError(f"chunk size must be at least 1, not {chunk}")
     columns = info.columns(players)
     names = [c.name for c in columns]
+    if keep and stop_when is None:
+        check_memory(n_games, len(columns))
 
     def play_chunk(start: int, count: int) -> np.ndarray:
         if backend == "fast":

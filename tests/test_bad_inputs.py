@@ -74,6 +74,19 @@ CASES = [
     (["run", "rum-and-pirates", "-n", "10", "--rule", "zero_hand_may_rest=true",
       "--rule", "rest_coin=0"], "zero_hand_may_rest"),
     (["run", "rum-and-pirates", "-n", "10", "--rule", "coin_supply=7"], "coin_supply=7"),
+    # outputs that could not be written are refused before any game is played
+    (["run", "rum-runner", "-n", "10", "--out", "/proc/x.parquet"], "cannot write in '/proc'"),
+    (["seats", "rum-rebellion", "-n", "10", "--out", "/proc/x.csv"], "cannot write in"),
+    (["report", "rum-runner", "--out", "/proc/rumsim-report"], "cannot make the folder"),
+    (["report", "rum-runner", "--out", "/dev/null/x"], "cannot make the folder"),
+    (["run", "rum-runner", "-n", "10", "--out", "{tmp}/" + "a" * 300 + ".csv"],
+     "this file system allows"),
+    (["seats", "rum-rebellion", "-n", "10", "--out", "{tmp}/" + "b" * 300 + ".csv"],
+     "this file system allows"),
+    (["run", "rum-runner", "-n", "10", "--out", "{tmp}/folder.toml"], "must end in"),
+    # a run whose rows would not fit in memory is refused before it starts
+    (["seats", "rum-rebellion", "-p", "4", "-n", "1e10"], "of rows in memory"),
+    (["thresholds", "-n", "1e10"], "of rows in memory"),
 ]
 
 
