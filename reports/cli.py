@@ -352,24 +352,31 @@ def seats(
                        "players only", err=True)
             counts = counts[:len(runs)]
             break
-    if len(runs) == 1:
-        answers, data, text = runs[0]
-        csv_text = "".join(a.to_csv() for a in answers)
-    else:
-        import io
+    import io
 
-        import pandas as pd
+    import pandas as pd
 
-        # One table: each answer's rows with their player count in front.
-        frames = [pd.read_csv(io.StringIO(a.to_csv())).assign(players=p)
-                  for p, (answers, _, _) in zip(counts, runs, strict=True) for a in answers]
-        table = pd.concat(frames, ignore_index=True)
-        csv_text = table[["players", *[c for c in table.columns if c != "players"]]].to_csv(
-            index=False, float_format="%.6g")
+    # One tidy table: each answer's rows, with its player count in front when there are several
+    # and which answer it is (turn order place or seat) when a game gives two.
+    several = len(runs) > 1
+    two = any(len(answers) > 1 for answers, _, _ in runs)
+    frames = []
+    for p, (answers, _, _) in zip(counts, runs, strict=True):
+        for a in answers:
+            f = pd.read_csv(io.StringIO(a.to_csv()))
+            if two:
+                f.insert(0, "answer", a.unit)
+            if several:
+                f.insert(0, "players", p)
+            frames.append(f)
+    csv_text = pd.concat(frames, ignore_index=True).to_csv(index=False, float_format="%.6g")
+    if several:
         data = {"by_players": [d for _, d, _ in runs]}
 
         def text() -> str:
             return "\n\n".join(t() for _, _, t in runs)
+    else:
+        _, data, text = runs[0]
     _emit_answer(out, fmt, csv_text, data, text)
 
 

@@ -1,8 +1,9 @@
 """Results of a run: one row per game (pandas) plus the metadata that says how it was made.
 
-Saved as Parquet (metadata in the file's schema) or CSV (metadata in a first
-comment line). Writes go to a temporary file that is renamed into place, so
-an interrupted save never leaves a half-written file behind.
+Saved as Parquet (metadata in the file's schema) or CSV (metadata in a sidecar
+``<name>.meta.json``, so that ``pandas.read_csv(path)`` and the ``csv`` module
+read the rows with no options). Writes go to a temporary file that is renamed
+into place, so an interrupted save never leaves a half-written file behind.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pandas as pd
 from simulate.errors import UserError
 
 META_KEY = b"rumsim"
-CSV_PREFIX = "# rumsim-meta: "
+CSV_PREFIX = "# rumsim-meta: "  # how CSV files carried their metadata before the sidecar
 FORMATS = (".parquet", ".csv")
 
 
@@ -55,8 +56,9 @@ class Results:
                 pq.write_table(table.replace_schema_metadata(merged), tmp)
             else:
                 with open(tmp, "w", encoding="utf-8", newline="") as fh:
-                    fh.write(CSV_PREFIX + meta_text + "\n")
                     self.frame.to_csv(fh, index=False)
+        if suffix == ".csv":
+            atomic_write_text(meta_path(path), meta_text + "\n")
         return path
 
     @classmethod
@@ -77,15 +79,23 @@ class Results:
                 meta = json.loads(raw) if raw else {}
                 frame = table.to_pandas()
             else:
+                side = meta_path(path)
+                meta = json.loads(side.read_text(encoding="utf-8")) if side.exists() else {}
                 with open(path, encoding="utf-8") as fh:
                     first = fh.readline()
-                    meta = json.loads(first[len(CSV_PREFIX):]) if first.startswith(CSV_PREFIX) else {}
-                    if not first.startswith(CSV_PREFIX):
+                    if first.startswith(CSV_PREFIX):  # a file from before the sidecar
+                        meta = meta or json.loads(first[len(CSV_PREFIX):])
+                    else:
                         fh.seek(0)
                     frame = pd.read_csv(fh)
         except (OSError, ValueError) as exc:
             raise UserError(f"cannot read results file '{path}': {exc}") from None
         return cls(frame, meta)
+
+
+def meta_path(path: Path) -> Path:
+    """Where a CSV results file keeps its metadata: ``rows.csv`` -> ``rows.csv.meta.json``."""
+    return path.with_name(path.name + ".meta.json")
 
 
 def check_output_path(path: Path) -> str:
@@ -96,7 +106,9 @@ def check_output_path(path: Path) -> str:
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise UserError(f"--out '{path}': folder '{parent}' does not exist")
-    probe_writable(parent, path.name, f"--out '{shown(path)}'")  # first: a name too long for
+    # the longest name written: a CSV's metadata sidecar
+    longest = meta_path(path).name if suffix == ".csv" else path.name
+    probe_writable(parent, longest, f"--out '{shown(path)}'")  # first: a name too long for
     if path.is_dir():                                     # the file system fails a look-up
         raise UserError(f"--out '{path}' is a folder, not a file")
     return suffix

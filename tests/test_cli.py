@@ -289,3 +289,14 @@ def test_seats_mistakes(capsys):
     assert code == 2 and "needs about" in err
     code, _, err = rumsim(capsys, "seats", "montego-bay", "--margin", "2")
     assert code == 2 and "--margin" in err
+
+
+def test_seats_csv_is_one_tidy_table_when_a_game_gives_two_answers(capsys, tmp_path):
+    out = tmp_path / "s.csv"
+    code, _, err = rumsim(capsys, "seats", "montego-bay", "-p", "3", "--policy", "random",
+                          "-n", "600", "-q", "--out", str(out))
+    assert code == 0, err
+    table = pd.read_csv(out)
+    assert list(table.columns[:2]) == ["answer", "seat"]
+    assert table.groupby(["answer", "table"]).size().to_dict() == {
+        ("place", "seats"): 3, ("seat", "seats"): 3, ("seat", "first rail position"): 5}

@@ -79,3 +79,22 @@ def test_written_files_follow_the_umask(tmp_path):
     finally:
         os.umask(old)
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_csv_reads_with_no_options(tmp_path):
+    """pandas.read_csv(path) and the csv module read the rows as they are; the metadata is in
+    a sidecar that load() reads back."""
+    import csv
+
+    import simulate
+
+    res = simulate.run("rum-runner", 50, policies="random", seed=3)
+    path = res.save(tmp_path / "rows.csv")
+    plain = pd.read_csv(path)
+    assert list(plain.columns) == list(res.frame.columns) and len(plain) == 50
+    with open(path, newline="") as fh:
+        assert next(csv.reader(fh)) == list(res.frame.columns)
+    back = simulate.Results.load(path)
+    assert back.meta["seed"] == 3 and back.meta["games"] == 50
+    assert (tmp_path / "rows.csv.meta.json").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
