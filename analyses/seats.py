@@ -5,14 +5,19 @@ For any multi-player game's results: win share per seat with 95% intervals
 fair share 1/P, a chi-square test of "all seats equal", and a verdict against
 a margin ±ε:
 
-* **balanced within ±ε** — only when every seat's simultaneous interval for
-  the gap lies inside (-ε, +ε);
-* **unbalanced** — when some seat's interval lies wholly outside [-ε, +ε];
-* **undetermined** — otherwise, with about how many more games would settle it.
+* **balanced within ±ε**: an equivalence test, the intersection of two one-sided
+  tests per seat (TOST): every seat's 1 - 2α interval (90% at α = 5%) of the gap lies
+  inside (-ε, +ε). Because all P tests must pass, a false "balanced" happens at most α
+  of the time with no correction (Berger 1982);
+* **unbalanced**: some seat's one-sided bound at α/P lies beyond ±ε (Bonferroni over
+  the seats, so a false "unbalanced" is at most α);
+* **undetermined**: otherwise, with the games that would give the deciding test 80%
+  power (``power``) if the gaps are as observed, and, under ``--precision``, the
+  confidence sequence's extra width.
 
-The verdict's intervals are simultaneous over the P seats (Bonferroni:
-each at 1 - 0.05/P), because "every seat inside the margin" is a statement
-about all of them at once. The table's per-seat intervals are ordinary 95%.
+Both error rates, and the power the plan promises, are checked by simulation in
+``tests/test_seats.py``. The table's per-seat intervals are ordinary 95%; the
+``sim_*`` columns are simultaneous (each at 1 - α/P) for "behind" or "ahead" of 1/P.
 When every seat has the same policy, a seat figure is about the seat; with
 different policies per seat it mixes seat and policy, and the answer says so.
 
@@ -35,6 +40,7 @@ from analyses._text import text_table
 from analyses.stats import CONFIDENCE, Interval, share_interval, z_value
 
 DEFAULT_MARGIN = 0.02
+DEFAULT_POWER = 0.8  # the chance that the suggested games reach a verdict
 MOST_GAMES = 10**12
 
 
@@ -134,7 +140,7 @@ def seat_advantage(frame: pd.DataFrame, players: int, margin: float = DEFAULT_MA
                    sequential_plan: tuple[float, float] | None = None,
                    same_policy: bool = True, meta: dict | None = None,
                    unit: str = "seat", about: str | None = None, first_number: int = 0,
-                   order_note: str | None = None) -> SeatAnswer:
+                   order_note: str | None = None, power: float = DEFAULT_POWER) -> SeatAnswer:
     """The seat answer for a frame with ``win_0 .. win_{P-1}`` columns.
 
     ``views`` maps a name to a column pattern such as ``'first_rail_pos_{seat}'``.
@@ -147,6 +153,8 @@ def seat_advantage(frame: pd.DataFrame, players: int, margin: float = DEFAULT_MA
         raise ValueError("seat advantage needs a game of two or more players")
     if not 0 < margin < 1:
         raise ValueError(f"the margin must be between 0 and 1, not {margin}")
+    if not 0 < power < 1:
+        raise ValueError(f"the power must be between 0 and 1, not {power}")
     if sequential_plan is not None and "game" in frame.columns:
         frame = frame.sort_values("game", kind="stable")  # the sequence is in game order
     wins = np.column_stack([frame[f"win_{s}"].to_numpy(dtype=float) for s in range(players)])
@@ -154,27 +162,34 @@ def seat_advantage(frame: pd.DataFrame, players: int, margin: float = DEFAULT_MA
     if n == 0:
         raise ValueError("no games to analyse")
     fair = 1.0 / players
-    z_sim = z_value(1 - (1 - confidence) / players)
+    alpha = 1 - confidence
+    levels = verdict_levels(alpha, players)
     rows = []
     for s in range(players):
         w = wins[:, s]
-        if sequential_plan is not None:
-            alpha, n_plan = sequential_plan
-            ci = sequential.eb_interval(w, alpha, n_plan)
-            sim = sequential.eb_interval(w, alpha / players, n_plan)
-        else:
-            ci = share_interval(w, confidence)
-            sim = share_interval(w, 1 - (1 - confidence) / players)
+        bounds = {}
+        for name, two_sided in (("ci", confidence), ("sim", levels["sim"]),
+                                ("eq", levels["eq"]), ("ub", levels["ub"])):
+            if sequential_plan is not None:
+                bounds[name] = sequential.eb_interval(w, 1 - two_sided, sequential_plan[1])
+            else:
+                bounds[name] = share_interval(w, two_sided)
+        ci = bounds["ci"]
         rows.append({
             "seat": s, "wins": float(w.sum()), "share": ci.estimate, "low": ci.low,
             "high": ci.high, "gap": ci.estimate - fair, "gap_low": ci.low - fair,
-            "gap_high": ci.high - fair, "sim_low": sim.low - fair, "sim_high": sim.high - fair,
+            "gap_high": ci.high - fair,
+            "sim_low": bounds["sim"].low - fair, "sim_high": bounds["sim"].high - fair,
+            "eq_low": bounds["eq"].low - fair, "eq_high": bounds["eq"].high - fair,
+            "ub_low": bounds["ub"].low - fair, "ub_high": bounds["ub"].high - fair,
             "variance": float(w.var()),
         })
     table = pd.DataFrame(rows)
     chi2, dof, p = _chi_square_equal(table["wins"].to_numpy())
-    verdict, text, more = _verdict(table, n, margin, z_sim, fair, unit, first_number)
-    method = _method_text(confidence, players, sequential_plan is not None, unit)
+    widen = _sequential_widening(wins, sequential_plan) if sequential_plan else 1.0
+    verdict, text, more = _verdict(table, n, margin, fair, unit, first_number, alpha, power,
+                                   widen)
+    method = _method_text(confidence, players, sequential_plan is not None, unit, power)
     answer = SeatAnswer(players, n, margin, table.drop(columns="variance"), chi2, dof, p,
                         verdict, text, more, method,
                         sequential=sequential_plan is not None,
@@ -265,71 +280,97 @@ def _chi_square_equal(wins: np.ndarray) -> tuple[float, int, float]:
     return chi2, dof, float(st.chi2.sf(chi2, dof))
 
 
-def _verdict(table: pd.DataFrame, n: int, margin: float, z: float, fair: float,
-             unit: str = "seat", first_number: int = 0):
-    lows = table["sim_low"].to_numpy()
-    highs = table["sim_high"].to_numpy()
+def verdict_levels(alpha: float, players: int) -> dict[str, float]:
+    """Two-sided confidence of the per-seat intervals behind each verdict, for level alpha.
+
+    * ``eq`` ('balanced'): an intersection-union test (Berger 1982) of two one-sided tests
+      per seat (TOST): every seat's gap lies within the margin when each seat's one-sided
+      bounds at level alpha do, i.e. its two-sided 1 - 2 alpha interval. The error rate of a
+      false 'balanced' is at most alpha with no multiplicity correction (all P tests must
+      pass).
+    * ``ub`` ('unbalanced'): a union-intersection test: some seat's gap lies beyond the
+      margin when its one-sided bound at alpha / P (Bonferroni over the seats) does, i.e.
+      its two-sided 1 - 2 alpha / P interval. A false 'unbalanced' is at most alpha.
+    * ``sim``: two-sided simultaneous intervals over the seats (each at 1 - alpha / P), for
+      statements that a seat is behind or ahead of 1/P.
+    """
+    return {"eq": 1 - 2 * alpha, "ub": 1 - 2 * alpha / players, "sim": 1 - alpha / players}
+
+
+def _verdict(table: pd.DataFrame, n: int, margin: float, fair: float, unit: str,
+             first_number: int, alpha: float, power: float, widen: float):
+    eq_low, eq_high = table["eq_low"].to_numpy(), table["eq_high"].to_numpy()
+    ub_low, ub_high = table["ub_low"].to_numpy(), table["ub_high"].to_numpy()
     gaps = table["gap"].to_numpy()
-    if np.all((lows > -margin) & (highs < margin)):
-        worst = int(np.argmax(np.maximum(np.abs(lows), np.abs(highs))))
+    level = f"{alpha:.0%}"
+    if np.all((eq_low > -margin) & (eq_high < margin)):
+        worst = int(np.argmax(np.maximum(np.abs(eq_low), np.abs(eq_high))))
         return "balanced", (
             f"balanced within ±{margin * 100:g} pp: every {unit}'s win share is within "
-            f"{margin * 100:g} points of the fair {fair:.1%} (the widest simultaneous bound is "
-            f"{unit} {worst + first_number}'s "
-            f"{max(abs(lows[worst]), abs(highs[worst])) * 100:.2f} pp)"), None
-    outside = np.where((lows > margin) | (highs < -margin))[0]
+            f"{margin * 100:g} points of the fair {fair:.1%} (equivalence test at {level}: "
+            f"the widest bound is {unit} {worst + first_number}'s "
+            f"{max(abs(eq_low[worst]), abs(eq_high[worst])) * 100:.2f} pp)"), None
+    outside = np.where((ub_low > margin) | (ub_high < -margin))[0]
     if outside.size:
         s = int(outside[np.argmax(np.abs(gaps[outside]))])
         word = "more" if gaps[s] > 0 else "less"
+        bound = ub_low[s] if gaps[s] > 0 else ub_high[s]
         return "unbalanced", (
             f"unbalanced: {unit} {s + first_number} wins {abs(gaps[s]) * 100:.1f} pp {word} "
-            f"often than the fair "
-            f"{fair:.1%} (simultaneous interval {lows[s] * 100:+.2f} to {highs[s] * 100:+.2f} pp, "
-            f"wholly beyond ±{margin * 100:g} pp)"), None
-    needed = _games_needed(table, margin, z)
-    fair_needed = _games_if_fair(table, margin, z)
-    if needed <= 100 * n:
-        tail = f"needs about {_round_up(max(needed - n, 1)):,} more games"
-        more = max(needed - n, 1)
+            f"often than the fair {fair:.1%} (its one-sided bound at {level}/{len(gaps)} is "
+            f"{bound * 100:+.2f} pp, beyond ±{margin * 100:g} pp)"), None
+    needed = games_for_verdict(table, margin, alpha, power) * widen
+    more = max(int(math.ceil(needed)) - n, 1)
+    if needed >= MOST_GAMES:
+        tail = (f"no number of games settles it while a {unit}'s gap stays this close to "
+                f"±{margin * 100:g} pp")
+        more = None
     else:
-        # A gap estimated close to the margin makes the extrapolation explode;
-        # say what is sure: the games needed even if the seats are exactly fair.
-        more = max(fair_needed - n, 1)
-        tail = (f"needs at least {_round_up(more):,} more games (the number that would show "
-                f"balance if the seats were exactly fair; a seat whose true gap is near "
-                f"±{margin * 100:g} pp needs many more)")
+        tail = (f"needs about {_round_up(more):,} more games to reach a verdict with "
+                f"{power:.0%} power if the gaps are as observed")
     return "undetermined", (
-        f"undetermined at ±{margin * 100:g} pp: the intervals straddle the margin; {tail}"), more
+        f"undetermined at ±{margin * 100:g} pp: neither test decides (the intervals straddle "
+        f"the margin); {tail}"), more
 
 
-def _games_needed(table: pd.DataFrame, margin: float, z: float) -> int:
-    """Games at which the intervals would clear the margin, if the shares stay where they are.
+def games_for_verdict(table: pd.DataFrame, margin: float, alpha: float, power: float) -> float:
+    """Games at which the verdict's test has the given power, if the true gaps are as observed.
 
-    Per seat, n_s = z² · var / d² with d the distance of the seat's gap from
-    the margin. If every gap is inside the margin, all seats must clear it
-    (the largest n_s); otherwise one seat beyond it is enough (the smallest
-    n_s among those).
+    If every gap is inside the margin the verdict to reach is 'balanced': every seat's TOST
+    must pass, so each seat is planned at power ``power ** (1 / P)`` (the product is
+    ``power``): n_s = (z_{1-alpha} + z_{power_s})^2 var_s / (margin - |gap_s|)^2, the
+    largest n_s. Otherwise it is 'unbalanced' through the seat furthest beyond the margin:
+    n = (z_{1-alpha/P} + z_{power})^2 var / (|gap| - margin)^2, the smallest such n.
     """
-    gaps = table["gap"].to_numpy()
+    gaps = np.abs(table["gap"].to_numpy())
     var = table["variance"].to_numpy()
-    distance = np.abs(margin - np.abs(gaps))
-    with np.errstate(divide="ignore"):
-        need = np.where(distance > 0, z * z * var / np.maximum(distance, 1e-300) ** 2, np.inf)
-    beyond = np.abs(gaps) >= margin
-    value = float(need[beyond].min()) if beyond.any() else float(need.max())
-    if not math.isfinite(value):
-        return MOST_GAMES
-    return int(min(math.ceil(value), MOST_GAMES))
+    players = len(gaps)
+    beyond = gaps >= margin
+    if beyond.any():
+        z = z_value(1 - 2 * alpha / players) + z_value(2 * power - 1)
+        distance = gaps[beyond] - margin
+        need = np.where(distance > 0, z * z * var[beyond] / np.maximum(distance, 1e-300) ** 2,
+                        np.inf)
+        value = float(need.min())
+    else:
+        per_seat = power ** (1 / players)
+        z = z_value(1 - 2 * alpha) + z_value(2 * per_seat - 1)
+        distance = margin - gaps
+        value = float((z * z * var / np.maximum(distance, 1e-300) ** 2).max())
+    return float(MOST_GAMES) if not math.isfinite(value) else min(value, float(MOST_GAMES))
 
 
-def _games_if_fair(table: pd.DataFrame, margin: float, z: float) -> int:
-    """Games at which every seat's interval would fit the margin if every true gap were 0."""
-    var = float(table["variance"].max())
-    return int(min(math.ceil(z * z * var / margin ** 2), MOST_GAMES))
+def _sequential_widening(wins: np.ndarray, plan: tuple[float, float]) -> float:
+    """How many times more games a confidence sequence needs than a fixed-n interval for the
+    same half-width (its width ratio squared, at the planned games): about 2 (1.4x wider)."""
+    alpha, n_plan = plan
+    var = float(max(wins.var(axis=0).max(), 1e-6))
+    fixed = z_value(1 - alpha) * math.sqrt(var / n_plan)
+    return (sequential.eb_expected_halfwidth(n_plan, var, alpha, n_plan) / fixed) ** 2
 
 
 def _method_text(confidence: float, players: int, sequential_mode: bool,
-                 unit: str = "seat") -> str:
+                 unit: str = "seat", power: float = 0.8) -> str:
     if sequential_mode:
         intervals = ("Intervals: anytime-valid confidence sequences (predictable plug-in "
                      "empirical Bernstein for [0,1] values, Waudby-Smith & Ramdas 2023, on the "
@@ -338,9 +379,15 @@ def _method_text(confidence: float, players: int, sequential_mode: bool,
     else:
         intervals = ("Intervals: Wilson score intervals (effective sample size for tied wins "
                      "counted 1/k)")
-    return (f"{intervals}; verdict on simultaneous intervals over the {players} {unit}s "
-            f"(Bonferroni, each at {1 - (1 - confidence) / players:.2%}). Chi-square: goodness "
-            f"of fit of the {unit}s' win counts to equal shares.")
+    alpha = 1 - confidence
+    return (f"{intervals}. Verdicts, each with error rate at most {alpha:.0%}: 'balanced' is "
+            f"an equivalence test (intersection-union of two one-sided tests per {unit}, "
+            f"each at {alpha:.0%}: every {unit}'s {1 - 2 * alpha:.0%} interval inside the "
+            f"margin); 'unbalanced' a union-intersection test (one {unit}'s one-sided bound at "
+            f"{alpha:.0%}/{players} beyond the margin); 'needs about N more games' plans the "
+            f"deciding test at {power:.0%} power at the observed gaps"
+            + (" and the confidence sequence's width" if sequential_mode else "")
+            + f". Chi-square: goodness of fit of the {unit}s' win counts to equal shares.")
 
 
 def _round_up(x: int) -> int:

@@ -314,6 +314,8 @@ def seats(
     rules_file: RulesFileOpt = None,
     margin: Annotated[float, typer.Option("--margin", help="balanced means every seat within "
                                           "this many points of 1/P (0.02 = 2 pp)")] = 0.02,
+    power: Annotated[float, typer.Option("--power", help="the chance that the games an "
+                                         "undetermined verdict asks for reach a verdict")] = 0.8,
     precision: Annotated[float | None, typer.Option(
         "--precision", help="play until the first player's interval half-width is at most "
                             "this (e.g. 0.005); intervals are then anytime-valid")] = None,
@@ -335,6 +337,8 @@ def seats(
         raise UserError(f"{info.name} is a solo game: it has no seat advantage to measure")
     if not 0 < margin < 0.5:
         raise UserError(f"--margin must be between 0 and 0.5, not {margin}")
+    if not 0.5 <= power < 1:
+        raise UserError(f"--power must be at least 0.5 and below 1, not {power}")
     if len(counts) > 1 and policy and len([x for x in policy.split(",") if x.strip()]) > 1:
         raise UserError("--policy names one policy per seat: give it one player count, not "
                         f"{players}")
@@ -346,7 +350,7 @@ def seats(
     runs = []
     for p in counts:
         runs.append(_seat_answer(info, p, n_games, cap, rules_obj, policy, margin, precision,
-                                 seed, workers, quiet))
+                                 seed, workers, quiet, power))
         if runs[-1][1]["meta"].get("interrupted") and p != counts[-1]:
             typer.echo(f"interrupted: the answers for {', '.join(map(str, counts[:len(runs)]))} "
                        "players only", err=True)
@@ -400,7 +404,7 @@ def player_counts(info, text: str | None) -> list[int]:
 
 
 def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, margin: float,
-                 precision: float | None, seed: int, workers, quiet: bool):
+                 precision: float | None, seed: int, workers, quiet: bool, power: float):
     """One player count's seat answers (by turn order first when seats are colours), their
     JSON data and a function rendering the text."""
     import numpy as np
@@ -448,7 +452,7 @@ def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, 
     answer = seat_analysis.seat_advantage(
         results.frame, players, margin=margin, views=info.extra.get("seat_views"),
         sequential_plan=plan, same_policy=len(set(policies)) == 1, meta=results.meta,
-        order_note="seats are colours, with no turn order" if turn_order else None)
+        order_note="seats are colours, with no turn order" if turn_order else None, power=power)
     answers = [answer]
     if turn_order:
         # Seats are colours here; the game's turn order comes from a per-seat column.
@@ -457,7 +461,7 @@ def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, 
             seat_analysis.reseat(results.frame, players, pattern), players, margin=margin,
             sequential_plan=plan, same_policy=len(set(policies)) == 1,
             meta=results.meta, unit="place", about=f"{name} place", first_number=1,
-            order_note="place 1 moves first"))
+            order_note="place 1 moves first", power=power))
     data = answer.to_json()
     if turn_order:
         data["turn_order"] = {"name": turn_order[0], **answers[0].to_json()}

@@ -227,7 +227,7 @@ def test_seats_answers_a_range_of_player_counts(capsys):
     code, out, err = rumsim(capsys, "seats", "rum-rebellion", "-p", "2..3", "-n", "1000", "-q")
     assert code == 0, err
     assert "rum-rebellion: 2 players" in out and "rum-rebellion: 3 players" in out
-    assert out.count("Verdict") == 2
+    assert out.count("Verdict (margin") == 2
     code, out, _ = rumsim(capsys, "seats", "rum-rebellion", "-p", "3,2", "-n", "1000", "-q",
                           "--format", "csv")
     table = pd.read_csv(__import__("io").StringIO(out))
