@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # Numba compiles each engine once and caches it next to the sources; a test run reuses it.
 REPORT_DIR ?= report
 
-.PHONY: report test bench lint golden install clean
+.PHONY: report test bench lint golden install clean validate
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/rumsim bench
+
+# Coverage of every interval and error rate of every verdict, 1,000 replications a case.
+validate: $(STAMP)
+	$(BIN)/python -m analyses.validation --reps 1000 --out validation.csv
 
 # Rewrite tests/golden/*.txt from the command on each file's first line (after an intended change).
 golden: $(STAMP)

@@ -1,0 +1,214 @@
+"""The validation suite: every interval's coverage and every verdict's error rate, on data with a
+known truth.
+
+Each case simulates one replication and says whether the method got it right (an
+interval covered the truth, a test did not reject a true null, a planned run
+reached a verdict); :func:`run` repeats each case and compares the observed
+rate with the promise. ``tests/test_validation.py`` runs every case in CI
+(``ci_reps`` replications: 2,000, fewer for the slow ones); ``make validate``
+runs 1,000 replications per case and prints the table (a rate holds when it is
+within three Monte Carlo standard errors of its promise, or better)::
+
+    .venv/bin/python -m analyses.validation [--reps 1000] [--out validation.csv]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analyses.matchup import matchup
+from analyses.seats import clustered_equal_shares, seat_advantage
+from analyses.stats import (
+    mean_interval,
+    paired_share_difference,
+    ratio_interval,
+    share_interval,
+    wilson_interval,
+)
+from analyses.variants import compare
+
+
+@dataclass(frozen=True)
+class Case:
+    """One check: ``trial(rng)`` is True when the method did what it promises this time."""
+
+    name: str
+    promise: str           # what the rate must be: "coverage >= 95%", "error <= 5%", ...
+    target: float          # the promised rate of successes (coverage, 1 - error, power)
+    trial: Callable[[np.random.Generator], bool]
+    ci_reps: int = 2000    # replications in the CI test (fewer for the slow cases)
+
+
+def _wins(rng, shares, n):
+    winner = rng.choice(len(shares), size=n, p=np.asarray(shares) / np.sum(shares))
+    wins = np.zeros((n, len(shares)))
+    wins[np.arange(n), winner] = 1.0
+    return pd.DataFrame({f"win_{s}": wins[:, s] for s in range(len(shares))})
+
+
+def _gap_shares(players, gap):
+    fair = 1 / players
+    return [fair + gap] + [(1 - fair - gap) / (players - 1)] * (players - 1)
+
+
+def wilson(rng) -> bool:
+    return _covers(wilson_interval(rng.binomial(400, 0.1), 400), 0.1)
+
+
+def _covers(interval, truth) -> bool:
+    return interval.low <= truth <= interval.high
+
+
+def tied_share(rng) -> bool:
+    """Win shares with 15% two-way ties (1/2 each): the effective-sample-size Wilson."""
+    u = rng.random(600)
+    w = np.where(u < 0.25, 1.0, np.where(u < 0.40, 0.5, 0.0))
+    return _covers(share_interval(w), 0.25 + 0.15 / 2)
+
+
+def paired_mean(rng) -> bool:
+    x = rng.poisson(20, 500).astype(float)
+    y = x - 1 + rng.normal(0, 2, 500)
+    return _covers(mean_interval(y - x), -1.0)
+
+
+def rare_paired_share(rng) -> bool:
+    u = rng.random(2000)
+    diff, _ = paired_share_difference((u < 0.001).astype(float), (u < 0.002).astype(float))
+    return _covers(diff, 0.001)
+
+
+def paired_share(rng) -> bool:
+    u = rng.random(1000)
+    diff, _ = paired_share_difference((u < 0.3).astype(float), (u < 0.35).astype(float))
+    return _covers(diff, 0.05)
+
+
+def clustered_ratio(rng) -> bool:
+    x = rng.poisson(3.0, 300)
+    y = rng.binomial(x, rng.beta(1.5, 3.5, 300))
+    return _covers(ratio_interval(y, x), 0.3)
+
+
+def deal_clustered_matchup(rng) -> bool:
+    """One focal seat changes 10% of shared deals and then wins 60% of them."""
+    players, n = 4, 400
+    base = rng.integers(0, players, n)
+    runs = {}
+    for s in range(players):
+        winner = base.copy()
+        changed = rng.random(n) < 0.1
+        others = (s + rng.integers(1, players, n)) % players
+        winner[changed] = np.where(rng.random(n)[changed] < 0.6, s, others[changed])
+        frame = pd.DataFrame({"game": np.arange(n)})
+        for k in range(players):
+            frame[f"win_{k}"] = (winner == k).astype(float)
+            frame[f"score_{k}"] = 10.0 * (winner == k)
+        runs[s] = frame
+    return _covers(matchup(runs, players, "x", "y").share, 0.9 / 4 + 0.1 * 0.6)
+
+
+def position_test_level(rng) -> bool:
+    """No position effect, Montego-Bay-like positions: the clustered test does not reject."""
+    players, n = 3, 1000
+    keys = np.log(np.array([0.4, 0.3, 0.2, 0.1]))[None, :] + rng.gumbel(size=(n, 4))
+    values = np.concatenate([np.ones((n, 1), int), np.argsort(-keys, axis=1)[:, :2] + 2], 1)
+    values = np.take_along_axis(values, np.argsort(rng.random((n, players)), axis=1), 1)
+    wins = np.zeros((n, players))
+    wins[np.arange(n), rng.integers(0, players, n)] = 1.0
+    return clustered_equal_shares(values, wins, np.unique(values))[2] >= 0.05
+
+
+def no_false_balanced(rng) -> bool:
+    """True gap exactly the margin: 'balanced' would be wrong."""
+    frame = _wins(rng, _gap_shares(4, 0.02), 20_000)
+    return seat_advantage(frame, 4, margin=0.02).verdict != "balanced"
+
+
+def no_false_unbalanced(rng) -> bool:
+    frame = _wins(rng, _gap_shares(4, 0.02), 20_000)
+    return seat_advantage(frame, 4, margin=0.02).verdict != "unbalanced"
+
+
+def planned_games_decide(rng) -> bool:
+    """Undetermined after 3,000 games: the games it asks for reach a verdict."""
+    shares = _gap_shares(3, 0.01)
+    while True:
+        first = _wins(rng, shares, 3_000)
+        ans = seat_advantage(first, 3, margin=0.03)
+        if ans.verdict == "undetermined" and ans.more_games is not None:
+            break
+    more = _wins(rng, shares, min(ans.more_games, 2_000_000))
+    total = pd.concat([first, more], ignore_index=True)
+    return seat_advantage(total, 3, margin=0.03).verdict != "undetermined"
+
+
+def median_star(rng) -> bool:
+    """A median that does not move (rounds - Bernoulli(0.3)): no star."""
+    n = 2000
+    rounds = 15 + rng.poisson(10, n)
+    base = pd.DataFrame({"game": np.arange(n), "rounds": rounds})
+    variant = base.assign(rounds=rounds - (rng.random(n) < 0.3))
+    row = compare(base, {"v": variant}, players=1, n_boot=200,
+                  seed=int(rng.integers(1 << 30))).table.set_index("metric").loc[
+                      "rounds_median"]
+    return not bool(row["significant"])
+
+
+CASES = (
+    Case("Wilson interval, share 10% of 400", "coverage >= 95%", 0.95, wilson),
+    Case("share with 15% ties (effective n)", "coverage >= 95%", 0.95, tied_share),
+    Case("paired mean difference", "coverage >= 95%", 0.95, paired_mean),
+    Case("paired share at 0.1% (Newcombe)", "coverage >= 95%", 0.95, rare_paired_share),
+    Case("paired share at 30% (Newcombe)", "coverage >= 95%", 0.95, paired_share),
+    Case("ratio of totals, clustered events", "coverage >= 95%", 0.95, clustered_ratio),
+    Case("head to head on shared deals", "coverage >= 95%", 0.95, deal_clustered_matchup,
+         300),
+    Case("rail-position test, no effect", "false rejection <= 5%", 0.95, position_test_level),
+    Case("'balanced' at a true gap = margin", "false verdict <= 5%", 0.95, no_false_balanced,
+         600),
+    Case("'unbalanced' at a true gap = margin", "false verdict <= 5%", 0.95,
+         no_false_unbalanced, 600),
+    Case("'needs about N more games'", "power >= 80%", 0.80, planned_games_decide, 150),
+    Case("median star when it does not move", "false star <= 5%", 0.95, median_star, 150),
+)
+
+
+def run(reps: int, seed: int = 0, cases=CASES) -> pd.DataFrame:
+    """Each case ``reps`` times: the observed rate, its Monte Carlo standard error, the
+    promise, and whether the rate is within three standard errors of it or better."""
+    rows = []
+    for k, case in enumerate(cases):
+        rng = np.random.default_rng([seed, k])
+        hits = sum(bool(case.trial(rng)) for _ in range(reps))
+        rate = hits / reps
+        se = math.sqrt(case.target * (1 - case.target) / reps)
+        rows.append({"case": case.name, "promise": case.promise, "reps": reps,
+                     "rate": rate, "mc_se": se, "holds": rate >= case.target - 3 * se})
+    return pd.DataFrame(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--reps", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default=None, help="also write the table as CSV")
+    args = parser.parse_args(argv)
+    table = run(args.reps, args.seed)
+    shown = table.assign(rate=(100 * table["rate"]).round(2).astype(str) + "%",
+                         mc_se=(100 * table["mc_se"]).round(2).astype(str) + " pp")
+    print(shown.to_string(index=False))
+    if args.out:
+        table.to_csv(args.out, index=False)
+    return 0 if table["holds"].all() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
