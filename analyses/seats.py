@@ -116,8 +116,8 @@ class SeatAnswer:
         ci = "anytime-valid 95% CI" if self.sequential else "95% CI"
         lines.append(text_table([self.unit, "win share", ci, "gap from fair", ci], rows))
         lines.append("")
-        lines.append(f"Chi-square test that every {self.unit} wins equally often: "
-                     f"chi2 = {self.chi2:.2f}, df = {self.dof}, {_p(self.p_value)}")
+        lines.append(f"Test that every {self.unit} wins equally often (Wald, clustered by "
+                     f"game): chi2 = {self.chi2:.2f}, df = {self.dof}, {_p(self.p_value)}")
         lines.append(f"Verdict (margin ±{self.margin * 100:g} percentage points): {self.verdict_text}")
         for name, frame in self.views.items():
             lines.append("")
@@ -185,7 +185,10 @@ def seat_advantage(frame: pd.DataFrame, players: int, margin: float = DEFAULT_MA
             "variance": float(w.var()),
         })
     table = pd.DataFrame(rows)
-    chi2, dof, p = _chi_square_equal(table["wins"].to_numpy())
+    # Equal seats: the Wald test on each game's win vector, clustered by game; exact in size
+    # with ties, where the chi-square of win counts was conservative.
+    chi2, dof, p = clustered_equal_shares(np.tile(np.arange(players), (n, 1)), wins,
+                                          np.arange(players))
     widen = _sequential_widening(wins, sequential_plan) if sequential_plan else 1.0
     verdict, text, more = _verdict(table, n, margin, fair, unit, first_number, alpha, power,
                                    widen)
@@ -267,17 +270,6 @@ def clustered_equal_shares(values: np.ndarray, wins: np.ndarray,
         return 0.0, 0, 1.0
     stat = float(total @ np.linalg.pinv(cov, rcond=1e-10, hermitian=True) @ total)
     return stat, dof, float(st.chi2.sf(stat, dof))
-
-
-def _chi_square_equal(wins: np.ndarray) -> tuple[float, int, float]:
-    """Goodness of fit of the seats' win counts to equal shares (games without a winner drop out)."""
-    total = wins.sum()
-    if total <= 0:
-        return 0.0, len(wins) - 1, 1.0
-    expected = total / len(wins)
-    chi2 = float(np.sum((wins - expected) ** 2) / expected)
-    dof = len(wins) - 1
-    return chi2, dof, float(st.chi2.sf(chi2, dof))
 
 
 def verdict_levels(alpha: float, players: int) -> dict[str, float]:
@@ -387,7 +379,9 @@ def _method_text(confidence: float, players: int, sequential_mode: bool,
             f"{alpha:.0%}/{players} beyond the margin); 'needs about N more games' plans the "
             f"deciding test at {power:.0%} power at the observed gaps"
             + (" and the confidence sequence's width" if sequential_mode else "")
-            + f". Chi-square: goodness of fit of the {unit}s' win counts to equal shares.")
+            + f". Equal {unit}s: a Wald test on each game's win vector with its covariance "
+              "estimated over games (chi-square with P - 1 degrees of freedom; exact in size "
+              "when games end in ties, where a chi-square of win counts is conservative).")
 
 
 def _round_up(x: int) -> int:

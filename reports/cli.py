@@ -429,7 +429,7 @@ def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, 
         plan = (PRECISION_ALPHA, n_plan)
         # Checkpoints every ~5% of the plan; fixed by the arguments alone, so the
         # stopping point does not depend on threads or anything else.
-        chunk = max(1_000, n_plan // 20)
+        chunk = max(50, -(-n_plan // 20))
         n_minimum, n_games = n_games, cap
         headline = []
 
