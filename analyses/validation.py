@@ -126,6 +126,21 @@ def position_test_level(rng) -> bool:
     return clustered_equal_shares(values, wins, np.unique(values))[2] >= 0.05
 
 
+def seat_test_level_with_ties(rng) -> bool:
+    """Fair seats, 10% of games a two-way tie (1/2 each): the equal-seats test does not
+    reject."""
+    players, n = 4, 2000
+    winner = rng.integers(0, players, n)
+    wins = np.zeros((n, players))
+    wins[np.arange(n), winner] = 1.0
+    tied = rng.random(n) < 0.10
+    other = (winner + rng.integers(1, players, n)) % players
+    wins[tied, winner[tied]] = 0.5
+    wins[tied, other[tied]] = 0.5
+    frame = pd.DataFrame({f"win_{s}": wins[:, s] for s in range(players)})
+    return seat_advantage(frame, players).p_value >= 0.05
+
+
 def no_false_balanced(rng) -> bool:
     """True gap exactly the margin: 'balanced' would be wrong."""
     frame = _wins(rng, _gap_shares(4, 0.02), 20_000)
@@ -172,6 +187,8 @@ CASES = (
     Case("head to head on shared deals", "coverage >= 95%", 0.95, deal_clustered_matchup,
          300),
     Case("rail-position test, no effect", "false rejection <= 5%", 0.95, position_test_level),
+    Case("equal-seats test, 10% ties", "false rejection <= 5%", 0.95,
+         seat_test_level_with_ties, 1000),
     Case("'balanced' at a true gap = margin", "false verdict <= 5%", 0.95, no_false_balanced,
          600),
     Case("'unbalanced' at a true gap = margin", "false verdict <= 5%", 0.95,
