@@ -302,7 +302,9 @@ def test_the_suggested_games_reach_a_verdict_with_the_promised_power(gap):
         if ans.verdict != "undetermined" or ans.more_games is None:
             continue
         tried += 1
-        more = _fast_wins(rng, shares, ans.more_games)
+        # A few runs, whose observed gap sits near the margin, ask for millions; they play at
+        # most 2,000,000 more (a run cut short counts against the promise if undecided).
+        more = _fast_wins(rng, shares, min(ans.more_games, 2_000_000))
         total = pd.concat([first, more], ignore_index=True)
         reached += seat_advantage(total, 3, margin=0.03).verdict != "undetermined"
     assert reached / tried >= 0.72
