@@ -72,3 +72,24 @@ def record(info, table, rules, policies, seed: int, game: int) -> dict[str, Any]
         "final": reference.final_state(table),
         "outcome": reference.outcome(table, game),
     }
+
+
+def flat_monte_carlo(rng: Rng, candidates: list[int], samples: int, playout,
+                     tol: float = 1e-9) -> int:
+    """The candidate with the best total over common random playouts (a rollout policy).
+
+    ``samples`` words are drawn from the seat's stream ``rng`` first, one per playout;
+    ``playout(candidate, word)`` plays the game on from the candidate with the world
+    ``Rng(word, 0, 0)`` and returns its worth. Every candidate sees the same words (common
+    random numbers); a later candidate wins only when better by more than ``tol``, so the
+    choice does not hang on rounding. The fast paths keep this order of draws.
+    """
+    words = [rng.next_u64() for _ in range(samples)]
+    best, best_total = None, None
+    for i in candidates:
+        total = 0.0
+        for word in words:
+            total += playout(i, word)
+        if best is None or total > best_total + tol:
+            best, best_total = i, total
+    return best

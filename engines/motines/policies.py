@@ -41,6 +41,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from engines._play import flat_monte_carlo
 from engines._rng import Rng
 from engines.motines import POLICIES
 from engines.motines.data import (
@@ -619,14 +620,9 @@ class RolloutPolicy(GreedyPolicy):
         chosen = self.candidates(self.option_values(t, seat, options, decision))
         if len(chosen) == 1:
             return options[chosen[0]]
-        words = [self.rng.next_u64() for _ in range(self.samples)]
-        best, best_v = None, None
-        for i in chosen:
-            total = 0.0
-            for word in words:
-                total += self.playout(t, seat, options[i], decision, word)
-            if best is None or total > best_v + TOL:
-                best, best_v = i, total
+        best = flat_monte_carlo(self.rng, chosen, self.samples,
+                                lambda i, word: self.playout(t, seat, options[i], decision, word),
+                                TOL)
         return options[best]
 
     def playout(self, t: Table, seat: int, option, decision: str, word: int) -> float:

@@ -39,6 +39,7 @@ Policies and the draws of each seat's stream ``Rng(seed, game, POLICY + seat)``:
 
 from __future__ import annotations
 
+from engines._play import flat_monte_carlo
 from engines._rng import Rng
 from engines.rum_and_pirates import POLICIES, data
 from engines.rum_and_pirates.data import (
@@ -400,14 +401,9 @@ class RolloutPolicy(GreedyPolicy):
         chosen = self.candidates(t, seat, options, again)
         if len(chosen) == 1:
             return options[chosen[0]]
-        words = [self.rng.next_u64() for _ in range(self.samples)]
-        best, best_v = None, None
-        for i in chosen:
-            total = 0.0
-            for word in words:
-                total += self.playout(t, seat, options[i], decision, word)
-            if best is None or total > best_v + TOL:
-                best, best_v = i, total
+        best = flat_monte_carlo(self.rng, chosen, self.samples,
+                                lambda i, word: self.playout(t, seat, options[i], decision, word),
+                                TOL)
         return options[best]
 
     def playout(self, t: Table, seat: int, option, decision: str, word: int) -> float:
