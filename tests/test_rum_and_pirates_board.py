@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_rum_and_pirates_rules import REF_DARKS, REF_ROADS  # spec §3.8, written once
 
 from engines._rng import WORLD, Rng, rng_next, rng_seed
 from engines.rum_and_pirates import data, engine
@@ -93,24 +94,7 @@ def test_reference_layout_and_fixed_layouts_assemble_like_data():
     engine.assemble(s)
     roads, darks, _, _ = _board(s)
     got = sorted((min(u, v), max(u, v), n) for u, v, n in roads)
-    want = sorted(tuple(map(int, x.replace(":", "-").split("-"))) for x in SPEC_ROADS.split())
+    want = sorted(tuple(map(int, x.replace(":", "-").split("-"))) for x in REF_ROADS)
     assert got == want
-    assert " ".join(f"{c}@{pos}.P{g}:{n}" for c, n, pos, g in darks) == " ".join(SPEC_DARKS.split())
+    assert " ".join(f"{c}@{pos}.P{g}:{n}" for c, n, pos, g in darks) == " ".join(REF_DARKS)
 
-
-SPEC_ROADS = """
-0-1:2  0-2:3  0-10:2  0-20:3  1-2:1  1-3:2  1-11:3  1-16:2
-2-3:2  2-22:3  2-28:4  3-19:1  3-29:4  4-5:2  4-7:3  5-6:2
-5-7:3  5-8:4  6-7:2  6-11:1  6-16:3  7-17:3  8-9:3  8-10:3
-8-11:3  9-10:2  9-12:1  10-11:2  10-14:3  12-13:2  12-14:2  13-15:2
-14-15:2  14-20:3  15-20:4  16-17:1  17-18:2  17-19:2  18-25:3  19-24:3
-20-21:2  20-22:2  21-23:2  22-23:2  22-32:2  23-33:2  24-25:1  24-26:3
-24-27:3  24-29:5  25-27:2  26-27:1  26-31:2  28-29:2  28-30:2  29-30:3
-29-31:1  30-32:3  30-34:2  32-33:2  32-34:2  32-35:3  33-35:2  34-35:2
-"""
-SPEC_DARKS = """
-4@0.P0:2  5@0.P1:2  7@0.P6:2  4@0.P7:1  8@1.P0:1  9@1.P1:2
-12@2.P0:2  13@2.P1:3  13@2.P2:2  15@2.P3:1  18@3.P6:2  17@3.P7:3
-21@5.P2:2  23@5.P3:3  26@6.P4:2  27@6.P5:2  27@6.P6:3  25@6.P7:2
-30@7.P4:3  31@7.P5:1  33@8.P2:2  35@8.P3:2  35@8.P4:2  34@8.P5:2
-"""
