@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from simulate.errors import UserError
+from simulate.signals import deferred
 
 META_KEY = b"rumsim"
 CSV_PREFIX = "# rumsim-meta: "  # how CSV files carried their metadata before the sidecar
@@ -46,19 +47,21 @@ class Results:
         path = Path(path)
         suffix = check_output_path(path)
         meta_text = json.dumps(self.meta, default=_jsonable)
-        with _atomic(path) as tmp:
-            if suffix == ".parquet":
-                import pyarrow as pa
-                import pyarrow.parquet as pq
+        if suffix == ".parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
 
+            with _atomic(path) as tmp:
                 table = pa.Table.from_pandas(self.frame, preserve_index=False)
                 merged = {**(table.schema.metadata or {}), META_KEY: meta_text.encode()}
                 pq.write_table(table.replace_schema_metadata(merged), tmp)
-            else:
+        else:
+            # The rows and their sidecar are written beside them and renamed together, so
+            # the pair is never from two different saves.
+            with _atomic(path, meta_path(path)) as (tmp, side):
                 with open(tmp, "w", encoding="utf-8", newline="") as fh:
                     self.frame.to_csv(fh, index=False)
-        if suffix == ".csv":
-            atomic_write_text(meta_path(path), meta_text + "\n")
+                Path(side).write_text(meta_text + "\n", encoding="utf-8")
         return path
 
     @classmethod
@@ -131,9 +134,10 @@ def probe_writable(folder: Path, name: str, what: str) -> None:
         raise UserError(f"{what}: the name is {len(name.encode('utf-8', 'replace'))} bytes; "
                         f"this file system allows {limit}")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".rumsim-probe-", dir=folder)
-        os.close(fd)
-        os.unlink(tmp)
+        with deferred():  # a signal never leaves the probe behind
+            fd, tmp = tempfile.mkstemp(prefix=".rumsim-probe-", dir=folder)
+            os.close(fd)
+            os.unlink(tmp)
     except OSError as exc:
         raise UserError(f"{what}: cannot write in '{folder}' ({exc.strerror or exc})") from None
 
@@ -146,26 +150,49 @@ def _umask() -> int:
 
 
 class _atomic:
-    """Context manager: yields a temporary path beside ``path``; renames it over ``path`` on success."""
+    """Context manager: yields a temporary path beside each of ``paths`` (one path: just it);
+    renames them all over ``paths`` when the block succeeds, removes them when it fails or is
+    interrupted. Naming and renaming run with the stop signals held (``deferred``), so a
+    signal never leaves a temporary file behind or renames only some of the files."""
 
-    def __init__(self, path: Path):
-        self.path = path
+    def __init__(self, *paths: str | Path):
+        self.paths = [Path(p) for p in paths]
+        self.tmps: list[str] = []
 
-    def __enter__(self) -> str:
-        fd, self.tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp",
-                                        dir=self.path.parent if str(self.path.parent) else ".")
-        os.close(fd)
-        return self.tmp
+    def __enter__(self):
+        with deferred():
+            try:
+                for path in self.paths:
+                    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
+                                               dir=path.parent if str(path.parent) else ".")
+                    self.tmps.append(tmp)
+                    os.close(fd)
+            except BaseException:
+                self._remove()
+                raise
+        return self.tmps[0] if len(self.tmps) == 1 else tuple(self.tmps)
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            # mkstemp makes the file 0600; a written file follows the umask like any other
-            # tool's (a shared or web-served report folder must stay readable).
-            os.chmod(self.tmp, 0o666 & ~_umask())
-            os.replace(self.tmp, self.path)
-        else:
+        if exc_type is not None:
+            self._remove()
+            return
+        with deferred():
             try:
-                os.unlink(self.tmp)
+                # mkstemp makes the file 0600; a written file follows the umask like any other
+                # tool's (a shared or web-served report folder must stay readable).
+                mode = 0o666 & ~_umask()
+                for tmp in self.tmps:
+                    os.chmod(tmp, mode)
+                for tmp, path in zip(self.tmps, self.paths, strict=True):
+                    os.replace(tmp, path)
+            except BaseException:
+                self._remove()
+                raise
+
+    def _remove(self) -> None:
+        for tmp in self.tmps:
+            try:
+                os.unlink(tmp)
             except OSError:
                 pass
 
@@ -181,6 +208,14 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     path = Path(path)
     with _atomic(path) as tmp:
         Path(tmp).write_bytes(data)
+
+
+def atomic_write_files(files: dict[Path, bytes]) -> None:
+    """Write several files that belong together (a page and its tables): each to a temporary
+    file beside it, then all renamed into place at once, so they are never from two writes."""
+    with _atomic(*files) as tmps:
+        for tmp, data in zip([tmps] if len(files) == 1 else tmps, files.values(), strict=True):
+            Path(tmp).write_bytes(data)
 
 
 def _jsonable(obj):
