@@ -248,7 +248,9 @@ def run(
                    err=True)
     if out is not None:
         results.save(out)
-        typer.echo(f"wrote {len(results):,} rows to {out}", err=True)
+        typer.echo(f"wrote {len(results):,} rows to {out}"
+                   + (" (partial: its metadata says interrupted)"
+                      if results.meta["interrupted"] else ""), err=True)
     echo(summarise(results, fmt))
 
 
@@ -287,13 +289,27 @@ def thresholds(
     chosen = [info.policy(p) for p in (policy or ["random", "greedy"])]
     _check_csv_out(out)
     results = {}
-    for pol in chosen:
+    cut, not_played = None, []
+    for i, pol in enumerate(chosen):
         count = min(n_games, n_slow) if pol.spec.slow else n_games
-        results[pol.label()] = simulate.run(info, count, rules=rules_obj, policies=(pol,),
-                                            seed=seed, workers=workers,
-                                            progress=progress_flag(quiet), label=pol.label())
+        try:
+            res = simulate.run(info, count, rules=rules_obj, policies=(pol,), seed=seed,
+                               workers=workers, progress=progress_flag(quiet),
+                               label=pol.label())
+        except Interrupted:  # stopped between two runs: this one and the rest not played
+            not_played = [p.label() for p in chosen[i:]]
+            break
+        if res.meta["games"]:
+            results[pol.label()] = res
+        if res.meta["interrupted"]:
+            cut = (f"policy {pol.label()}", res.meta["games"], count)
+            not_played = [p.label() for p in chosen[i + 1:]]
+            break
+    partial = Partial.of(cut, not_played, "policy", [p.label() for p in chosen])
+    if not results:
+        raise Interrupted(f"{partial.note}; no game finished, so there is nothing to show")
     report = th.thresholds(results, target=split)
-    _emit_answer(out, fmt, report.to_csv(), report.to_json(), report.render_text)
+    _emit_answer(out, fmt, report.to_csv(), report.to_json(), report.render_text, partial)
 
 
 # ---------------------------------------------------------------- seats
@@ -348,21 +364,32 @@ def seats(
         info.seat_policies(policy, p)
     _check_csv_out(out)
     runs = []
-    for p in counts:
-        runs.append(_seat_answer(info, p, n_games, cap, rules_obj, policy, margin, precision,
-                                 seed, workers, quiet, power))
-        if runs[-1][1]["meta"].get("interrupted") and p != counts[-1]:
-            typer.echo(f"interrupted: the answers for {', '.join(map(str, counts[:len(runs)]))} "
-                       "players only", err=True)
-            counts = counts[:len(runs)]
+    cut, not_played = None, []
+    for i, p in enumerate(counts):
+        try:
+            answer = _seat_answer(info, p, n_games, cap, rules_obj, policy, margin, precision,
+                                  seed, workers, quiet, power)
+        except Interrupted:  # stopped before this count's games: it and the rest not played
+            not_played = counts[i:]
             break
+        runs.append(answer[:3])
+        meta = answer[3]
+        if meta["interrupted"]:
+            cut = (f"{p} players", meta["games"], meta["requested"])
+            not_played = counts[i + 1:]
+            break
+    partial = Partial.of(cut, [f"{p} players" for p in not_played], "player count",
+                         [f"{p} players" for p in counts])
+    if not runs:
+        raise Interrupted(f"{partial.note}; no game finished, so there is nothing to show")
+    planned, counts = counts, counts[:len(runs)]
     import io
 
     import pandas as pd
 
     # One tidy table: each answer's rows, with its player count in front when there are several
     # and which answer it is (turn order place or seat) when a game gives two.
-    several = len(runs) > 1
+    several = len(planned) > 1  # the shape asked for, even when a stop cut it short
     two = any(len(answers) > 1 for answers, _, _ in runs)
     frames = []
     for p, (answers, _, _) in zip(counts, runs, strict=True):
@@ -381,7 +408,7 @@ def seats(
             return "\n\n".join(t() for _, _, t in runs)
     else:
         _, data, text = runs[0]
-    _emit_answer(out, fmt, csv_text, data, text)
+    _emit_answer(out, fmt, csv_text, data, text, partial)
 
 
 def player_counts(info, text: str | None) -> list[int]:
@@ -443,6 +470,8 @@ def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, 
     results = simulate.run(info, n_games, rules=rules_obj, policies=policies, players=players,
                            seed=seed, workers=workers, progress=progress_flag(quiet),
                            chunk_size=chunk, stop_when=stop_when)
+    if results.meta["interrupted"] and not results.meta["games"]:
+        raise Interrupted("stopped before any game finished")
     if results.meta["interrupted"]:
         typer.echo(f"interrupted: analysing the {results.meta['games']:,} games that finished",
                    err=True)
@@ -482,7 +511,7 @@ def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, 
 
     if info.extra.get("seat_note"):
         data["note"] = info.extra["seat_note"]
-    return answers, data, text
+    return answers, data, text, results.meta
 
 
 
@@ -519,20 +548,72 @@ def _finite(obj):
     return obj
 
 
-def _emit_answer(out: Path | None, fmt: str, csv_text: str, json_data, text) -> None:
-    """Write the CSV to ``--out`` if asked, then print the answer in the chosen format.
+class Partial:
+    """What an answer stopped by a signal rests on, said the same way by every command: a
+    first line ``PARTIAL: ...`` in the text, a ``partial`` field in JSON and a ``partial``
+    column in CSV (True on every row: it is the answer, not a row, that is partial; complete
+    answers keep their columns as they are)."""
+
+    def __init__(self, note: str, cut: dict | None = None, not_played: list[str] = ()):
+        self.note, self.cut, self.not_played = note, cut, list(not_played)
+
+    @classmethod
+    def of(cls, cut: tuple[str, int, int] | None, not_played: list[str], what: str,
+           planned: list[str]) -> Partial | None:
+        """None when nothing was cut short or left out; else the note: 'interrupted after N of
+        M games of WHAT; not played: X, Y' (``planned``: every run the command meant to play)."""
+        if cut is None and not not_played:
+            return None
+        parts = []
+        if cut is not None:
+            name, games, requested = cut
+            parts.append(f"interrupted after {games:,} of {requested:,} games of {name}")
+        else:
+            parts.append(f"interrupted before {what} {not_played[0]}")
+        if not_played:
+            parts.append(f"not played: {', '.join(not_played)}")
+        parts.append(f"{len(planned) - len(not_played)} of {len(planned)} planned "
+                     f"{'runs' if len(planned) > 1 else 'run'} shown")
+        return cls("; ".join(parts),
+                   {"name": cut[0], "games": cut[1], "requested": cut[2]} if cut else None,
+                   not_played)
+
+    def json(self) -> dict:
+        return {"note": self.note, "cut_short": self.cut, "not_played": self.not_played}
+
+    def csv(self, csv_text: str) -> str:
+        import io
+
+        import pandas as pd
+
+        frame = pd.read_csv(io.StringIO(csv_text), dtype=str, keep_default_na=False)
+        frame.insert(0, "partial", "True")
+        return frame.to_csv(index=False)
+
+
+def _emit_answer(out: Path | None, fmt: str, csv_text: str, json_data, text,
+                 partial: Partial | None = None) -> None:
+    """Write the CSV to ``--out`` if asked, then print the answer in the chosen format; an
+    answer cut short by a signal is marked as partial in every one of them (``Partial``).
 
     ``text`` is a callable so only the chosen rendering is built.
     """
+    if partial is not None:
+        csv_text = partial.csv(csv_text)
+        if isinstance(json_data, dict):
+            json_data = {"partial": partial.json(), **json_data}
+        typer.echo(f"partial: {partial.note}", err=True)
     if out is not None:
         from simulate.results import atomic_write_text
 
         atomic_write_text(out, csv_text)
-        typer.echo(f"wrote {out}", err=True)
+        typer.echo(f"wrote {out}" + (" (partial)" if partial else ""), err=True)
     if fmt == "json":
         echo(json.dumps(_finite(json_data), indent=2, default=float, allow_nan=False))
     elif fmt == "csv":
         echo(csv_text.rstrip("\n"))
+    elif partial is not None:
+        echo(f"PARTIAL: {partial.note}\n\n{text()}")
     else:
         echo(text())
 
@@ -565,7 +646,6 @@ def variants(
     quiet: QuietOpt = False,
 ) -> None:
     """Compare rule variants with the base rules on the same games (common random numbers)."""
-    import simulate
     from analyses.variants import compare
 
     check_format(fmt)
@@ -593,11 +673,12 @@ def variants(
     runs.update({name: (r, r.describe()) for name, r in chosen.items()})
     frames = {}
     for name, (rules_obj, _) in runs.items():
-        res = simulate.run(info, n_games, rules=rules_obj, policies=policies, players=players,
-                           seed=seed, workers=workers, progress=progress_flag(quiet), label=name)
-        if res.meta["interrupted"]:
-            raise Interrupted("a comparison needs every variant on the same games; nothing "
-                              "was compared")
+        res = _complete_run(f"variant '{name}'" if name != "base" else "the base rules",
+                            [r.meta["games"] for r in frames.values()], len(runs),
+                            "a comparison needs every variant on the same games",
+                            info, n_games, rules=rules_obj, policies=policies, players=players,
+                            seed=seed, workers=workers, progress=progress_flag(quiet),
+                            label=name)
         frames[name] = res
     base = frames.pop("base")
     answer = compare(base.frame, {k: v.frame for k, v in frames.items()}, players,
@@ -628,7 +709,6 @@ def matchup(
     quiet: QuietOpt = False,
 ) -> None:
     """Head to head: one seat of a policy among seats of another, rotated through every seat."""
-    import simulate
     from analyses.matchup import matchup as head_to_head
     from analyses.matchup import rotations
 
@@ -645,16 +725,36 @@ def matchup(
     field_label = info.policy(field or info.default_policy).label()
     _check_csv_out(out)
     frames = {}
+    played = []
     for seat, text in rotations(focal, field_label, players).items():
-        res = simulate.run(info, n_games // players, rules=rules_obj, policies=text,
-                           players=players, seed=seed, workers=workers,
-                           progress=progress_flag(quiet), label=f"{focal} in seat {seat}")
-        if res.meta["interrupted"]:
-            raise Interrupted("a head-to-head needs every seat's games; nothing was "
-                              "compared")
+        res = _complete_run(f"{focal} in seat {seat}", played, players,
+                            "a head-to-head needs every seat's games", info, n_games // players,
+                            rules=rules_obj, policies=text, players=players, seed=seed,
+                            workers=workers, progress=progress_flag(quiet),
+                            label=f"{focal} in seat {seat}")
+        played.append(res.meta["games"])
         frames[seat] = res.frame
     answer = head_to_head(frames, players, focal, field_label)
     _emit_answer(out, fmt, answer.to_csv(), answer.to_json(), answer.render_text)
+
+
+def _complete_run(name: str, played: list[int], planned: int, why: str, *args, **kwargs):
+    """One of the runs a comparison needs, all complete: a run stopped by a signal (or not
+    started because of one) ends the command with ``Interrupted``, saying what was played."""
+    import simulate
+
+    before = sum(played)
+    try:
+        res = simulate.run(*args, **kwargs)
+    except Interrupted:
+        raise Interrupted(f"stopped before {name} ({len(played)} of {planned} runs played, "
+                          f"{before:,} games); {why}, so nothing was compared") from None
+    if res.meta["interrupted"]:
+        raise Interrupted(f"{name} stopped after {res.meta['games']:,} of "
+                          f"{res.meta['requested']:,} games ({len(played)} of {planned} runs "
+                          f"complete before it, {before + res.meta['games']:,} games in all); "
+                          f"{why}, so nothing was compared")
+    return res
 
 
 def read_variants_file(cls, path: Path) -> dict[str, dict]:

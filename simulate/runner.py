@@ -25,6 +25,7 @@ from engines import get_game
 from engines._game import GameInfo, Policy
 from simulate.errors import Interrupted, UserError
 from simulate.results import Results
+from simulate.signals import STOP_SIGNALS
 
 BACKENDS = ("fast", "reference")
 VERSION = "0.1.0"
@@ -109,9 +110,7 @@ def default_chunk(info: GameInfo, policies, backend: str) -> int:
 
 
 # Ctrl-C, a scheduler's SIGTERM and a closed terminal's SIGHUP all mean "stop, keep what
-# finished".
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
-                     if hasattr(signal, name))
+# finished" (simulate.signals.STOP_SIGNALS).
 
 
 class StopFlag:
@@ -128,6 +127,7 @@ class StopFlag:
 
     def __init__(self):
         self.requested = False
+        self.cut: list[dict] = []  # the runs this stop cut short: label, games, requested
         self._old = {}
 
     def __enter__(self):
@@ -243,6 +243,8 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     meta = make_meta(info, rules, policies, players, seed, first_game, n_games, done, backend,
                      workers, chunk, elapsed, interrupted=done < n_games and not satisfied)
     meta["stop_condition_met"] = satisfied
+    if meta["interrupted"]:
+        stop.cut.append({"label": label or info.name, "games": done, "requested": n_games})
     return Results(frame, meta)
 
 

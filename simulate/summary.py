@@ -39,15 +39,30 @@ def headline(results: Results) -> str:
             f"{m['workers']} thread{'s' if m['workers'] != 1 else ''})")
 
 
+def partial_note(meta: dict) -> str | None:
+    """What a run stopped by a signal played, or None for a run that finished."""
+    if not meta.get("interrupted"):
+        return None
+    return (f"interrupted after {meta['games']:,} of {meta['requested']:,} games; these "
+            "figures are for the games that finished")
+
+
 def summarise(results: Results, fmt: str = "table") -> str:
+    """The summary of every outcome column; a run stopped by a signal is marked as partial in
+    every format (a first line in the table, a ``partial`` field in JSON, a ``partial``
+    column in CSV)."""
     table = summary_frame(results)
+    partial = partial_note(results.meta)
     if fmt == "json":
-        return json.dumps({"meta": results.meta,
-                           "summary": table.set_index("column").to_dict(orient="index")},
-                          indent=2, default=float)
+        summary = table.astype(object).where(table.notna(), None)  # JSON has no NaN
+        return json.dumps({**({"partial": partial} if partial else {}), "meta": results.meta,
+                           "summary": summary.set_index("column").to_dict(orient="index")},
+                          indent=2, default=float, allow_nan=False)
     if fmt == "csv":
+        if partial:
+            table.insert(0, "partial", True)
         return table.to_csv(index=False, float_format="%.6g").rstrip("\n")
-    lines = [headline(results), ""]
+    lines = [*([f"PARTIAL: {partial}"] if partial else []), headline(results), ""]
     width = max(len(c) for c in table["column"]) if len(table) else 6
     lines.append(f"{'column':<{width}} " + " ".join(f"{s:>9}" for s in STATS))
     for _, row in table.iterrows():
