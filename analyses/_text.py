@@ -20,3 +20,9 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], gap: int =
 
     rule = pad.join("-" * w for w in widths)
     return "\n".join([line(cells[0]), rule, *(line(r) for r in cells[1:])])
+
+
+def zero_share(n: int) -> str:
+    """A share with no event in ``n`` trials, as the rule of three reads it: the true share is
+    at most 3/n with 95% confidence (Hanley and Lippman-Hand 1983), never a certain 0."""
+    return f"0 of {n:,} (<= {3 / n:.2%} by the rule of three)"

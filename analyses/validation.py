@@ -177,6 +177,46 @@ def median_star(rng) -> bool:
     return not bool(row["significant"])
 
 
+def mid_median_shift(rng) -> bool:
+    """rounds = 15 + Poisson(10), the variant loses a round in 30% of games: the paired
+    bootstrap interval of the mid-median difference covers the population's."""
+    n = 2000
+    rounds = 15 + rng.poisson(10, n)
+    base = pd.DataFrame({"game": np.arange(n), "rounds": rounds})
+    variant = base.assign(rounds=rounds - (rng.random(n) < 0.3))
+    row = compare(base, {"v": variant}, players=1, n_boot=1000,
+                  seed=int(rng.integers(1 << 30))).table.set_index("metric").loc[
+                      "rounds_midmedian"]
+    return bool(row["low"] <= MID_MEDIAN_SHIFT <= row["high"])
+
+
+def _population_mid_median_shift() -> float:
+    from scipy import stats as st
+
+    from analyses.variants import weighted_midquantile
+
+    k = np.arange(0, 80)
+    px = st.poisson.pmf(k, 10)
+    py = 0.7 * px + 0.3 * np.append(px[1:], 0.0)  # Y = X - Bernoulli(0.3), X = k + 15
+    return (weighted_midquantile(k + 15, py, 0.5) - weighted_midquantile(k + 15, px, 0.5))
+
+
+MID_MEDIAN_SHIFT = _population_mid_median_shift()
+
+
+def score_spread_shift(rng) -> bool:
+    """Final scores with SD 10 under the base rules and 11 under the variant, correlated on
+    the same games: the delta-method interval covers the difference of 1."""
+    n = 2000
+    z, e = rng.normal(0, 1, (n, 2)), rng.normal(0, 1, (n, 2))
+    base = pd.DataFrame({"game": np.arange(n), "score_0": 10 * z[:, 0], "score_1": 10 * z[:, 1]})
+    varied = 11 * (0.8 * z + 0.6 * e)
+    variant = pd.DataFrame({"game": np.arange(n), "score_0": varied[:, 0],
+                            "score_1": varied[:, 1]})
+    row = compare(base, {"v": variant}, players=2).table.set_index("metric").loc["score_spread"]
+    return bool(row["low"] <= 1.0 <= row["high"])
+
+
 CASES = (
     Case("Wilson interval, share 10% of 400", "coverage >= 95%", 0.95, wilson),
     Case("share with 15% ties (effective n)", "coverage >= 95%", 0.95, tied_share),
@@ -195,6 +235,10 @@ CASES = (
          no_false_unbalanced, 600),
     Case("'needs about N more games'", "power >= 80%", 0.80, planned_games_decide, 150),
     Case("median star when it does not move", "false star <= 5%", 0.95, median_star, 150),
+    Case("mid-median shift (paired bootstrap)", "coverage >= 95%", 0.95, mid_median_shift,
+         150),
+    Case("score spread shift (delta method)", "coverage >= 95%", 0.95, score_spread_shift,
+         1000),
 )
 
 

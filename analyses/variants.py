@@ -9,21 +9,20 @@ variance-reduction factor pairing achieved against independent samples.
 
 Metrics (each only where the game has the columns):
 
-* game length: mean, median and 90th percentile of ``rounds`` and of ``turns``;
+* game length: mean, median, mid-median and 90th percentile of ``rounds`` and of ``turns``;
 * share of games that hit the cap (``capped``, or ``truncated``);
 * win share of every seat, and the first player's edge ``win_0 - 1/P``;
 * score spread: the standard deviation of the final scores (all seats pooled).
 
-Methods. Means and shares: paired differences d_i, interval mean(d) ± z·sd(d)/√n
-(a share of 0/1 outcomes: Newcombe's 1998 paired score interval, method 10, and
-McNemar's exact p-value, since the normal interval fails for rare events),
-variance reduction (var x + var y) / var(x - y). Quantiles and the spread:
-paired bootstrap over games (the same resampled games for base and variant),
-percentile interval with its p-value from the same replicates (so a star
-never contradicts its interval); variance reduction = bootstrap variance of the
-difference under independent resampling / under paired resampling.
-Several variants at once: for each metric, p-values are adjusted across the
-variants with Holm's step-down method (family-wise error rate 5%).
+Methods. Means: paired differences d_i, interval mean(d) ± z·sd(d)/√n; shares of 0/1
+outcomes: Newcombe's 1998 paired score interval, method 10, and McNemar's exact p-value
+(the normal interval fails for rare events). Quantiles: paired Poisson bootstrap over games
+(the same weights for base and variant), percentile interval with its p-value from the
+same replicates (so a star never contradicts its interval). The score spread: the delta
+method on per-game influence values (a smooth function of per-game moments). Variance
+reduction: (variance of the difference with independent samples) / (with paired ones).
+Multiplicity: Holm's step-down over every difference of the answer (all metrics of all
+variants, family-wise error 5%); intervals are per-comparison 95%, and are labelled so.
 """
 
 from __future__ import annotations
@@ -31,15 +30,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from analyses._text import text_table
+from analyses._text import text_table, zero_share
 from analyses.stats import CONFIDENCE, paired_share_difference, z_value
 
-N_BOOT = 200
+N_BOOT = 2000
+N_BOOT_GAIN = 400   # independent resamples for the pairing gain (a variance ratio, not an end)
+WEIGHT_CELLS = 4_000_000  # bootstrap weights drawn at once (replicates x distinct games)
 
 
 @dataclass(frozen=True)
@@ -48,11 +50,14 @@ class Metric:
 
     name: str
     label: str
-    kind: str                                    # "mean" (paired t) or "boot" (paired bootstrap)
-    values: Callable[[pd.DataFrame], np.ndarray]  # per-game values (for "boot": the columns used)
-    # statistic(values, weights): weights are per-game bootstrap counts (all ones: the sample)
-    statistic: Callable[[np.ndarray, np.ndarray], float] | None = None
+    kind: str            # "mean" (paired t), "boot" (paired bootstrap), "delta" (linearised)
+    values: Callable[[pd.DataFrame], np.ndarray]  # per-game values (for "boot": what it needs)
+    # "boot": statistic(values, weights), the statistic of the distinct per-game values, each
+    # counted by a row of ``weights`` (replicates x values), one figure per replicate;
+    # "delta": statistic(values) -> (estimate, per-game influence values).
+    statistic: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
     unit: str = ""                               # "" | "%" (shares) | "pp" (edges)
+    source: str = ""                             # metrics of one source share their values
 
 
 def metrics_for(frame: pd.DataFrame, players: int) -> list[Metric]:
@@ -63,9 +68,11 @@ def metrics_for(frame: pd.DataFrame, players: int) -> list[Metric]:
             out += [
                 Metric(f"{col}_mean", f"mean {col}", "mean", _col(col)),
                 Metric(f"{col}_median", f"median {col}", "boot", _int_col(col),
-                       lambda x, w: weighted_quantile(x, w, 0.5)),
+                       partial(weighted_quantile, q=0.5), source=col),
+                Metric(f"{col}_midmedian", f"mid-median {col}", "boot", _int_col(col),
+                       partial(weighted_midquantile, q=0.5), source=col),
                 Metric(f"{col}_p90", f"90th percentile {col}", "boot", _int_col(col),
-                       lambda x, w: weighted_quantile(x, w, 0.9)),
+                       partial(weighted_quantile, q=0.9), source=col),
             ]
     # the flag of a game stopped by its length cap: 'capped' or (the spec's word) 'truncated'
     for col in ("capped", "truncated"):
@@ -80,32 +87,90 @@ def metrics_for(frame: pd.DataFrame, players: int) -> list[Metric]:
                 for s in range(players)]
     elif "win_0" in frame:
         out.append(Metric("win_0", "win share", "mean", _col("win_0"), unit="%"))
-    scores = [f"score_{s}" for s in range(max(players, 1)) if f"score_{s}" in frame]
+    scores = tuple(f"score_{s}" for s in range(max(players, 1)) if f"score_{s}" in frame)
     if scores:
-        out.append(Metric("score_spread", "score spread (SD of final scores)", "boot",
-                          lambda f, cols=tuple(scores): f[list(cols)].to_numpy(dtype=float),
-                          weighted_sd))
+        out.append(Metric("score_spread", "score spread (SD of final scores)", "delta",
+                          partial(_score_moments, columns=scores),
+                          partial(sd_influence, seats=len(scores))))
     return out
 
 
-def weighted_quantile(x: np.ndarray, w: np.ndarray, q: float) -> float:
-    """The q-quantile (inverse empirical CDF) of values x repeated w times."""
-    if x.dtype.kind in "iu" and x.size and x.min() >= 0:
-        # Game lengths are small whole numbers: counting beats sorting.
-        cum = np.cumsum(np.bincount(x, weights=w))
-        return float(np.searchsorted(cum, q * cum[-1], side="left"))
-    order = np.argsort(x, kind="stable")
-    cum = np.cumsum(w[order])
-    k = np.searchsorted(cum, q * cum[-1], side="left")
-    return float(x[order][min(k, len(x) - 1)])
+def _counts(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of x and, per row of weights w (replicates x values), the weight
+    on each distinct value."""
+    support, at = np.unique(x, return_inverse=True)
+    w2 = np.atleast_2d(w).astype(float)
+    if support.size <= 256:  # few distinct values (game lengths): one matrix product
+        hist = w2 @ (at[:, None] == np.arange(support.size)[None, :]).astype(float)
+    else:
+        hist = np.stack([np.bincount(at, weights=row, minlength=support.size) for row in w2])
+    return support, hist
+
+
+def weighted_quantile(x: np.ndarray, w: np.ndarray, q: float):
+    """The q-quantile (inverse empirical CDF: the smallest value with at least a share q of
+    the weight at or below it) of values x counted w times; w may be one weight vector
+    (a float back) or a matrix of replicates x values (an array back)."""
+    support, hist = _counts(np.asarray(x), w)
+    cum = np.cumsum(hist, axis=1)
+    # round(): 0.9 * 10 is 9.000000000000002 in floating point, which would skip the 9th value
+    target = np.round(q * cum[:, -1:], 9)
+    k = np.minimum((cum < target).sum(axis=1), support.size - 1)
+    out = support[k].astype(float)
+    return float(out[0]) if np.ndim(w) == 1 else out
+
+
+def weighted_midquantile(x: np.ndarray, w: np.ndarray, q: float):
+    """The q mid-quantile of values x counted w times (Ma, Genton and Parzen 2011): the
+    linear interpolation of the values against their mid-distribution F(x) - P(X = x)/2.
+    Unlike the median of whole numbers it moves when the distribution moves (a median that
+    stays at 25 while a third of the games lose a round has a mid-median that falls)."""
+    support, hist = _counts(np.asarray(x), w)
+    cum = np.cumsum(hist, axis=1)
+    mid = (cum - hist / 2) / cum[:, -1:]
+    out = np.empty(hist.shape[0])
+    for j in range(hist.shape[0]):
+        seen = hist[j] > 0
+        out[j] = np.interp(q, mid[j, seen], support[seen])
+    return float(out[0]) if np.ndim(w) == 1 else out
+
+
+def _score_moments(frame: pd.DataFrame, columns: tuple[str, ...]) -> np.ndarray:
+    """Per game: the sum and the sum of squares of its final scores, about a fixed centre
+    (the SD does not depend on it; centring keeps the sums of squares exact enough)."""
+    x = frame[list(columns)].to_numpy(dtype=float)
+    x = x - (np.round(x.mean()) if x.size else 0.0)
+    return np.column_stack([x.sum(axis=1), (x * x).sum(axis=1)])
+
+
+def pooled_sd(moments: np.ndarray, w: np.ndarray, seats: int):
+    """SD (n - 1 divisor) of every final score, all seats pooled, from per-game sums and sums
+    of squares (:func:`_score_moments`), game i counted w[i] times."""
+    w2 = np.atleast_2d(w).astype(float)
+    total = seats * w2.sum(axis=1)
+    s1, s2 = w2 @ moments[:, 0], w2 @ moments[:, 1]
+    mean = s1 / np.maximum(total, 1)
+    var = np.maximum(s2 - total * mean * mean, 0.0) / np.maximum(total - 1, 1)
+    out = np.sqrt(var)
+    return float(out[0]) if np.ndim(w) == 1 else out
+
+
+def sd_influence(moments: np.ndarray, seats: int) -> tuple[float, np.ndarray]:
+    """The pooled SD of final scores and each game's influence on it (its linearisation):
+    with a = s1/P and b = s2/P per game, SD = sqrt(mean b - (mean a)^2) to first order and
+    phi_i = ((b_i - mean b) - 2 mean a (a_i - mean a)) / (2 SD), so Var(SD) ~ var(phi) / n
+    (the delta method; for a paired difference, the variance of phi_y - phi_x)."""
+    sd = pooled_sd(moments, np.ones(len(moments)), seats)
+    a, b = moments[:, 0] / seats, moments[:, 1] / seats
+    ma = a.mean()
+    phi = ((b - b.mean()) - 2 * ma * (a - ma)) / (2 * sd) if sd > 0 else np.zeros(len(a))
+    return sd, phi
 
 
 def weighted_sd(x: np.ndarray, w: np.ndarray) -> float:
     """SD (n - 1 divisor) of the rows of x (all seats pooled), row i counted w[i] times."""
-    ww = np.repeat(w[:, None], x.shape[1], axis=1) if x.ndim == 2 else w
-    total = ww.sum()
-    mean = (ww * x).sum() / total
-    return float(math.sqrt((ww * (x - mean) ** 2).sum() / max(total - 1, 1)))
+    x2 = np.atleast_2d(np.asarray(x, dtype=float).T).T
+    return pooled_sd(np.column_stack([x2.sum(axis=1), (x2 * x2).sum(axis=1)]), w, x2.shape[1])
 
 
 def _col(name: str) -> Callable[[pd.DataFrame], np.ndarray]:
@@ -163,7 +228,8 @@ class VariantsAnswer:
                          f"{', '.join(m.get('policies', []))}, seed {m.get('seed')}, "
                          f"{self.games:,} games per variant (the same games for every variant)")
         lines.append(f"Base rules: {self.base_label}. Differences are variant minus base "
-                     f"[95% CI]; * = survives Holm's correction across the variants.")
+                     f"[95% CI, unadjusted]; * = significant after Holm over all "
+                     f"{len(self.table):,} differences (family-wise 5%).")
         lines.append("")
         summary = self.summary()
         lines.append(text_table(list(summary.columns),
@@ -174,7 +240,8 @@ class VariantsAnswer:
                                                        self.table["rules"], strict=True))))
         base_rows = self.table.drop_duplicates("metric")
         lines.append("Base values: " + ", ".join(
-            f"{r['label']} {_fmt(r['base'], r['unit'])}" for _, r in base_rows.iterrows()
+            f"{r['label']} {_fmt(r['base'], r['unit'], self.games)}"
+            for _, r in base_rows.iterrows()
             if r["metric"] in {m for _, m, _ in SUMMARY}))
         if details:
             for variant, block in self.table.groupby("variant", sort=False):
@@ -182,8 +249,8 @@ class VariantsAnswer:
                 lines.append(f"{variant}  [{block['rules'].iloc[0]}]")
                 rows = []
                 for _, r in block.iterrows():
-                    rows.append([r["label"], _fmt(r["base"], r["unit"]),
-                                 _fmt(r["value"], r["unit"]), _cell(r),
+                    rows.append([r["label"], _fmt(r["base"], r["unit"], self.games),
+                                 _fmt(r["value"], r["unit"], self.games), _cell(r),
                                  _p(r["p_holm"]) + (" *" if r["significant"] else ""),
                                  f"{r['vrf']:.1f}x" if math.isfinite(r["vrf"]) else "-"])
                 lines.append(text_table(["metric", "base", "variant", "difference [95% CI]",
@@ -205,17 +272,20 @@ class VariantsAnswer:
 SUMMARY = (
     ("mean rounds", "rounds_mean", True),
     ("median rounds", "rounds_median", False),
+    ("mid-median rounds", "rounds_midmedian", True),
     ("p90 rounds", "rounds_p90", False),
     ("mean turns", "turns_mean", True),
     ("median turns", "turns_median", False),
+    ("mid-median turns", "turns_midmedian", True),
     ("p90 turns", "turns_p90", False),
-    ("capped", "capped_share", False),
+    ("capped", "capped_share", True),
     ("first-player edge", "first_player_edge", True),
     ("win share", "win_0", True),
     ("score spread", "score_spread", True),
 )
 # Shown only when the metric in brackets is absent (keeps the table narrow).
 SUMMARY_UNLESS = {"turns_median": "rounds_median", "turns_p90": "rounds_p90",
+                  "turns_midmedian": "rounds_midmedian",
                   "win_0": "first_player_edge"}
 
 
@@ -239,26 +309,36 @@ def compare(base: pd.DataFrame, variants: Mapping[str, pd.DataFrame], players: i
         for metric in metrics:
             if metric.kind == "mean":
                 row = _paired_mean(metric.values(base), metric.values(frame), z)
+            elif metric.kind == "delta":
+                row = _paired_delta(metric, base, frame, z)
             else:
                 row = boot[(name, metric.name)]
             rows.append({"variant": name, "rules": (rules_text or {}).get(name, name),
                          "metric": metric.name, "label": metric.label, "unit": metric.unit,
                          "kind": metric.kind, **row})
     table = pd.DataFrame(rows)
-    table["p_holm"] = np.nan
-    for _, idx in table.groupby("metric", sort=False).groups.items():
-        table.loc[idx, "p_holm"] = holm(table.loc[idx, "p"].to_numpy())
+    # One family: every difference the answer holds (each metric of each variant), so a star
+    # anywhere in any of its tables keeps the chance of a false one at 5% overall.
+    table["p_holm"] = holm(table["p"].to_numpy())
     table["significant"] = table["p_holm"] < (1 - confidence)
     method = (f"Differences: variant minus base on the same {len(base):,} games (common random "
-              f"numbers). Means and shares: paired normal interval (a share of 0/1 outcomes such as "
-              f"capped games: Newcombe's paired score interval, method 10, with McNemar's exact "
-              f"p, which hold for rare events); medians, 90th percentiles and "
-              f"the score spread: paired Poisson bootstrap ({n_boot} resamples; percentile "
-              f"interval, and its p-value from the same replicates, so a star never contradicts "
-              f"its interval). 'pairing gain' = variance of the difference with independent samples "
-              f"/ with paired ones. Holm p: adjusted across the {len(variants)} variant(s) for "
-              f"each metric (Holm step-down, family-wise 5%); * marks a difference that "
-              f"survives it.")
+              f"numbers). Means: paired normal interval; shares of 0/1 outcomes such as capped "
+              f"games: Newcombe's paired score interval (method 10) with McNemar's exact p, "
+              f"which hold for rare events (a share with no event reads '0 of N (<= 3/N)', the "
+              f"rule of three); medians, mid-medians and 90th percentiles: paired Poisson "
+              f"bootstrap ({n_boot:,} resamples; percentile interval, and p from the same "
+              f"replicates, so a star never contradicts its interval); the score spread: the "
+              f"delta method on the paired per-game influence values. The median of whole "
+              f"numbers moves in whole steps; the mid-median (Ma, Genton and Parzen 2011, the "
+              f"median of the mid-distribution) moves whenever the distribution does, which "
+              f"explains a median difference of 0 beside a moved mean. 'pairing gain' = "
+              f"variance of the difference with independent samples / with paired ones. "
+              f"Multiplicity: * marks a difference significant after Holm's step-down "
+              f"adjustment over all {len(table):,} differences of this answer (every metric of "
+              f"every variant; the chance of any false * is at most 5%). The intervals are 95% "
+              f"each, not adjusted: one can exclude 0 without a *. No * is not evidence that a "
+              f"variant changes nothing: the interval says how large a change the games can "
+              f"rule out.")
     return VariantsAnswer(table, len(base), base_label, method, meta or {})
 
 
@@ -267,40 +347,73 @@ def _paired_bootstrap(metrics: list[Metric], base: pd.DataFrame,
                       seed: int) -> dict:
     """Bootstrap rows for every (variant, metric) of kind 'boot'.
 
-    Poisson(1) weights per game stand in for resampling (the Poisson
-    bootstrap): the paired replicate weighs base and variant with the same
-    weights, the independent one with two different sets.
+    The Poisson bootstrap: in each replicate every game gets a Poisson(1) weight, the same
+    for its base and its variant outcome (paired). Games with the same pair of values are
+    interchangeable, so they are pooled first: a group of c games gets a Poisson(c) weight,
+    the sum of theirs (the same distribution, far fewer draws). The pairing gain compares
+    with ``N_BOOT_GAIN`` independent replicates (base and variant weighed apart).
     """
     if not metrics:
         return {}
     rng = np.random.default_rng(seed)
-    n = len(base)
-    ones = np.ones(n)
-    xs = {m.name: m.values(base) for m in metrics}
-    ys = {(v, m.name): m.values(f) for v, f in variants.items() for m in metrics}
-    paired = {key: np.empty(n_boot) for key in ys}
-    indep = {key: np.empty(n_boot) for key in ys}
-    for b in range(n_boot):
-        w1 = rng.poisson(1.0, n).astype(float)
-        w2 = rng.poisson(1.0, n).astype(float)
-        for m in metrics:
-            base_stat = m.statistic(xs[m.name], w1)
-            for v in variants:
-                y = ys[(v, m.name)]
-                paired[(v, m.name)][b] = m.statistic(y, w1) - base_stat
-                indep[(v, m.name)][b] = m.statistic(y, w2) - base_stat
     alpha = 1 - confidence
+    by_source: dict[str, list[Metric]] = {}
+    for m in metrics:
+        by_source.setdefault(m.source or m.name, []).append(m)
     out = {}
-    for (v, name), reps in paired.items():
-        m = next(mm for mm in metrics if mm.name == name)
-        b0 = m.statistic(xs[name], ones)
-        v0 = m.statistic(ys[(v, name)], ones)
-        low, high, p = bootstrap_interval_and_p(reps, alpha)
-        var_p, var_i = float(reps.var(ddof=1)), float(indep[(v, name)].var(ddof=1))
-        vrf = var_i / var_p if var_p > 0 else (math.inf if var_i > 0 else math.nan)
-        out[(v, name)] = {"base": b0, "value": v0, "diff": v0 - b0, "low": low,
-                          "high": high, "p": p, "vrf": vrf}
+    for v, frame in variants.items():
+        for group in by_source.values():
+            x, y = _rows(group[0].values(base)), _rows(group[0].values(frame))
+            px, py, counts = _distinct_pairs(x, y)
+            paired = {m.name: np.empty(n_boot) for m in group}
+            for lo, (w,) in _poisson_blocks(rng, (counts,), n_boot):
+                for m in group:
+                    paired[m.name][lo:lo + len(w)] = m.statistic(py, w) - m.statistic(px, w)
+            (ux, cx), (uy, cy) = (np.unique(a, axis=0, return_counts=True) for a in (x, y))
+            n_gain = min(n_boot, N_BOOT_GAIN)
+            indep = {m.name: np.empty(n_gain) for m in group}
+            for lo, (wx, wy) in _poisson_blocks(rng, (cx, cy), n_gain):
+                for m in group:
+                    indep[m.name][lo:lo + len(wx)] = (m.statistic(_flat(uy), wy)
+                                                      - m.statistic(_flat(ux), wx))
+            for m in group:
+                b0, v0 = m.statistic(_flat(ux), cx), m.statistic(_flat(uy), cy)
+                low, high, p = bootstrap_interval_and_p(paired[m.name], alpha)
+                var_p, var_i = float(paired[m.name].var(ddof=1)), float(indep[m.name].var(ddof=1))
+                vrf = var_i / var_p if var_p > 0 else (math.inf if var_i > 0 else math.nan)
+                out[(v, m.name)] = {"base": b0, "value": v0, "diff": v0 - b0, "low": low,
+                                    "high": high, "p": p, "vrf": vrf}
     return out
+
+
+def _distinct_pairs(x: np.ndarray, y: np.ndarray):
+    """The distinct (base, variant) value pairs of the games and how many games have each."""
+    if x.shape[1] == y.shape[1] == 1 and x.dtype.kind in "iu" and y.dtype.kind in "iu":
+        # whole numbers (game lengths): one integer code per pair sorts far faster than rows
+        lo_x, lo_y = x.min(), y.min()
+        span = int(y.max() - lo_y) + 1
+        codes, counts = np.unique((x[:, 0] - lo_x) * span + (y[:, 0] - lo_y),
+                                  return_counts=True)
+        return codes // span + lo_x, codes % span + lo_y, counts
+    pairs, counts = np.unique(np.hstack([x, y]), axis=0, return_counts=True)
+    return _flat(pairs[:, :x.shape[1]]), _flat(pairs[:, x.shape[1]:]), counts
+
+
+def _rows(values: np.ndarray) -> np.ndarray:
+    return values.reshape(len(values), -1)
+
+
+def _flat(rows: np.ndarray) -> np.ndarray:
+    return rows[:, 0] if rows.shape[1] == 1 else rows
+
+
+def _poisson_blocks(rng: np.random.Generator, counts: tuple[np.ndarray, ...], n: int):
+    """``n`` replicates of Poisson(count) weights for each array of group sizes, in blocks of
+    replicates small enough to keep memory flat: yields (first replicate, weight matrices)."""
+    size = max(1, WEIGHT_CELLS // max(max(c.size for c in counts), 1))
+    for lo in range(0, n, size):
+        k = min(size, n - lo)
+        yield lo, tuple(rng.poisson(c, size=(k, c.size)).astype(float) for c in counts)
 
 
 def bootstrap_interval_and_p(reps: np.ndarray, alpha: float) -> tuple[float, float, float]:
@@ -330,6 +443,22 @@ def _paired_mean(x: np.ndarray, y: np.ndarray, z: float) -> dict:
     vrf = var_indep / var_d if var_d > 0 else (math.inf if var_indep > 0 else math.nan)
     return {"base": float(x.mean()), "value": float(y.mean()), "diff": diff,
             "low": diff - z * se, "high": diff + z * se, "p": _p_value(diff, se), "vrf": vrf}
+
+
+def _paired_delta(metric: Metric, base: pd.DataFrame, frame: pd.DataFrame, z: float) -> dict:
+    """A smooth statistic (the score spread) compared by the delta method: the paired
+    difference of the two estimates, its standard error from the per-game difference of
+    influence values, a normal interval and p."""
+    b0, phi_x = metric.statistic(metric.values(base))
+    v0, phi_y = metric.statistic(metric.values(frame))
+    n = len(phi_x)
+    diff = v0 - b0
+    var_d = float((phi_y - phi_x).var(ddof=1)) if n > 1 else 0.0
+    var_indep = float(phi_x.var(ddof=1) + phi_y.var(ddof=1)) if n > 1 else 0.0
+    se = math.sqrt(var_d / n) if n else math.nan
+    vrf = var_indep / var_d if var_d > 0 else (math.inf if var_indep > 0 else math.nan)
+    return {"base": b0, "value": v0, "diff": diff, "low": diff - z * se, "high": diff + z * se,
+            "p": _p_value(diff, se), "vrf": vrf}
 
 
 def _paired_share(x: np.ndarray, y: np.ndarray, z: float) -> dict:
@@ -367,9 +496,11 @@ def holm(p: np.ndarray) -> np.ndarray:
     return adjusted
 
 
-def _fmt(x: float, unit: str) -> str:
+def _fmt(x: float, unit: str, games: int | None = None) -> str:
     if not math.isfinite(x):
         return "-"
+    if unit == "%" and x == 0 and games:
+        return zero_share(games)
     if unit == "%":
         return f"{x:.2%}"
     if unit == "pp":

@@ -187,3 +187,96 @@ def test_mcnemar_p_is_exact():
     assert p == pytest.approx(binomtest(2, 9, 0.5).pvalue)
     # 7 games lost the event, 2 gained it: p = 0.07, and the interval holds 0 as well
     assert p > 0.05 and diff.low < -0.05 < 0 < diff.high
+
+
+def test_mid_median_follows_the_mid_distribution_by_hand():
+    """Values 1, 2, 2, 3: mid-CDF 1/8 at 1, 1/2 at 2, 7/8 at 3, so the mid-median is 2; with
+    one more 3 (1, 2, 2, 3, 3): mid-CDF 0.1, 0.4, 0.8, and 0.5 lies a quarter of the way from
+    2 to 3 (Ma, Genton and Parzen 2011, section 2)."""
+    from analyses.variants import weighted_midquantile
+
+    assert weighted_midquantile(np.array([1, 2, 2, 3]), np.ones(4), 0.5) == 2.0
+    assert weighted_midquantile(np.array([1, 2, 2, 3, 3]), np.ones(5), 0.5) == pytest.approx(2.25)
+    # weights count values: 1, 2 (x2), 3 (x2) again
+    assert weighted_midquantile(np.array([1, 2, 3]), np.array([1.0, 2.0, 2.0]), 0.5) == \
+        pytest.approx(2.25)
+    # a matrix of weights: one figure per row
+    w = np.array([[1.0, 2.0, 1.0], [1.0, 2.0, 2.0]])
+    assert np.allclose(weighted_midquantile(np.array([1, 2, 3]), w, 0.5), [2.0, 2.25])
+
+
+def test_a_median_that_stays_beside_a_moved_mean_is_explained_by_the_mid_median():
+    """Issue 11's case again: the median difference is 0 but the distribution moved; the
+    mid-median moves with it, with an interval that excludes 0, and the summary shows it."""
+    rng = np.random.default_rng(4)
+    n = 20_000
+    rounds = 15 + rng.poisson(10, n)
+    base = pd.DataFrame({"game": np.arange(n), "rounds": rounds})
+    variant = base.assign(rounds=rounds - (rng.random(n) < 0.3))
+    ans = compare(base, {"v": variant}, players=1)
+    t = ans.table.set_index("metric")
+    assert t.loc["rounds_median", "diff"] == 0 and not t.loc["rounds_median", "significant"]
+    mid = t.loc["rounds_midmedian"]
+    assert mid["high"] < 0 and mid["significant"] and -0.45 < mid["diff"] < -0.15
+    assert "mid-median rounds" in ans.summary().columns
+
+
+def test_pooled_bootstrap_matches_resampling_every_game():
+    """Games with the same (base, variant) pair share one Poisson(count) weight: the same
+    distribution as a Poisson(1) weight per game, so the bootstrap spread agrees with the
+    per-game bootstrap (within Monte Carlo error of 2,000 replicates, about 3% on an SD)."""
+    from analyses.variants import weighted_quantile
+
+    rng = np.random.default_rng(6)
+    n = 5_000
+    x = 15 + rng.poisson(10, n)
+    y = x - (rng.random(n) < 0.5) * rng.integers(0, 3, n)
+    base = pd.DataFrame({"game": np.arange(n), "rounds": x})
+    row = compare(base, {"v": base.assign(rounds=y)}, players=1).table.set_index(
+        "metric").loc["rounds_midmedian"]
+    from analyses.variants import weighted_midquantile
+    reps = []
+    for _ in range(2000):
+        w = rng.poisson(1.0, n).astype(float)
+        reps.append(weighted_midquantile(y, w, 0.5) - weighted_midquantile(x, w, 0.5))
+    low, high = np.quantile(reps, [0.025, 0.975])
+    assert row["low"] == pytest.approx(low, abs=0.1 * (high - low))
+    assert row["high"] == pytest.approx(high, abs=0.1 * (high - low))
+    assert weighted_quantile(x, np.ones(n), 0.5) == np.quantile(x, 0.5, method="inverted_cdf")
+
+
+def test_score_spread_delta_interval_covers_a_known_change():
+    """The score spread by the delta method: SDs 10 and 11 on paired games; the interval
+    covers the true difference of 1 about 95% of the time."""
+    rng = np.random.default_rng(9)
+    reps, covered = 300, 0
+    for _ in range(reps):
+        n = 2000
+        z = rng.normal(0, 1, (n, 2))
+        e = rng.normal(0, 1, (n, 2))
+        base = pd.DataFrame({"game": np.arange(n), "score_0": 10 * z[:, 0],
+                             "score_1": 10 * z[:, 1]})
+        var = pd.DataFrame({"game": np.arange(n),
+                            "score_0": 11 * (0.8 * z[:, 0] + 0.6 * e[:, 0]),
+                            "score_1": 11 * (0.8 * z[:, 1] + 0.6 * e[:, 1])})
+        row = compare(base, {"v": var}, players=2).table.set_index("metric").loc[
+            "score_spread"]
+        covered += row["low"] <= 1.0 <= row["high"]
+    assert 0.92 <= covered / reps <= 0.98
+
+
+def test_stars_are_adjusted_over_every_difference_and_intervals_say_unadjusted():
+    base, common = games(3_000, 11)
+    variants = {f"v{k}": games(3_000, 20 + k, correlated_with=common)[0] for k in range(3)}
+    ans = compare(base, variants, players=2, n_boot=200)
+    assert np.allclose(ans.table["p_holm"], holm(ans.table["p"].to_numpy()), equal_nan=True)
+    text = ans.render_text()
+    assert "unadjusted" in text and f"all {len(ans.table)} differences" in text
+    assert "not evidence that a variant changes nothing" in ans.method
+
+
+def test_a_share_with_no_event_reads_by_the_rule_of_three():
+    base, _ = games(3_000, 12)
+    text = compare(base, {"same": base.copy()}, players=2, n_boot=50).render_text(details=True)
+    assert "0 of 3,000 (<= 0.10% by the rule of three)" in text
+    assert "0.00%" not in text

@@ -115,7 +115,9 @@ class Variants(Section):
 
         page.heading(f"Differences from the {c.base} rules")
         page.table(by_metric(c, lambda v, m: c.answer.cell(v, m, with_ci=True)),
-                   caption=f"Variation minus {c.base} [95% interval]; * = significant after Holm")
+                   caption=f"Variation minus {c.base} [95% interval, unadjusted]; * = "
+                           f"significant after Holm over all {len(c.answer.table)} differences "
+                           "of the comparison (family-wise 5%)")
         t = c.answer.table.set_index(["variant", "metric"])
         page.table(by_metric(c, lambda v, m: _gain(t.loc[(v, m), "vrf"])),
                    caption="Pairing gain: variance of the difference with independent samples / "
