@@ -18,8 +18,16 @@ from engines import get_game
 from reports._runs import RunSpec, grid
 from reports.page import Answers, GamePage
 from reports.sections.scores import Scores
-from reports.sections.seats import SEAT, SeatAdvantage, SeatsAnswer, Setting, shares_long, unequal
-from reports.words import by_word, join_words, ordinal, p_cell, p_equals, pp_interval
+from reports.sections.seats import SEAT, SeatAdvantage, SeatsAnswer, Setting, shares_long
+from reports.words import (
+    by_word,
+    join_words,
+    ordinal,
+    p_cell,
+    p_equals,
+    pp_interval,
+    verdict_note,
+)
 
 GAME = "montego-bay"
 PRESETS = ("standard", "short")
@@ -48,8 +56,9 @@ def view_name(setting: Setting) -> str:
 
 def verdicts_frame(answer: SeatsAnswer) -> pd.DataFrame:
     """Per setting: the first mover's share and gap, and the rail order, rail position and
-    seat tests and verdicts."""
+    seat tests (p and p Holm-adjusted over them all) and verdicts."""
     rows = []
+    adjusted = answer.holm_p()
     for s in answer.settings:
         chi2, dof, p = s.seat.view_tests.get(view_name(s), (np.nan, 0, np.nan))
         o, h = s.order.table.iloc[0], s.order.headline
@@ -57,22 +66,26 @@ def verdicts_frame(answer: SeatsAnswer) -> pd.DataFrame:
                      "first_mover_share": o["share"], "first_mover_low": o["low"],
                      "first_mover_high": o["high"], "first_mover_gap": h.estimate,
                      "order_chi2": s.order.chi2, "order_p": s.order.p_value,
+                     "order_p_holm": adjusted[(s.name, ORDER_VIEW)],
                      "order_verdict": s.order.verdict, "order_verdict_text": s.order.verdict_text,
                      "position_chi2": chi2, "position_dof": dof, "position_p": p,
+                     "position_p_holm": adjusted.get((s.name, view_name(s)), np.nan),
                      "seat_chi2": s.seat.chi2, "seat_p": s.seat.p_value,
+                     "seat_p_holm": adjusted[(s.name, SEAT)],
                      "seat_verdict": s.seat.verdict, "seat_verdict_text": s.seat.verdict_text,
                      "margin": answer.margin})
     return pd.DataFrame(rows)
 
 
 def verdicts_table(answer: SeatsAnswer) -> pd.DataFrame:
+    adjusted = answer.holm_p()
     return pd.DataFrame([{
         "setting": s.name, "games": s.seat.games,
         "first mover - fair": pp_interval(s.order.headline),
-        "rail order p": p_cell(s.order.p_value), "rail order verdict": s.order.verdict,
-        "rail position p (clustered)": p_cell(s.seat.view_tests.get(view_name(s),
-                                                                  (0, 0, np.nan))[2]),
-        "seat p": p_cell(s.seat.p_value), "seat verdict": s.seat.verdict,
+        "rail order p (Holm)": p_cell(adjusted[(s.name, ORDER_VIEW)]),
+        "rail order verdict": s.order.verdict,
+        "rail position p (Holm)": p_cell(adjusted.get((s.name, view_name(s)), np.nan)),
+        "seat p (Holm)": p_cell(adjusted[(s.name, SEAT)]), "seat verdict": s.seat.verdict,
     } for s in answer.settings])
 
 
@@ -92,11 +105,11 @@ def how_to_read(page, answers: Answers) -> None:
         "position, not the policy in it. Seat is not quite neutral at 2 players: seat 0 "
         "also moves the spare big worker and seat 1 the spare small one.")
     page.paragraph(
-        f"Verdicts (seat and rail order): 'balanced' when every simultaneous interval of the "
-        f"gap from the fair share 1/P lies within ±{MARGIN * 100:g} pp, 'unbalanced' when one "
-        f"lies wholly outside, otherwise 'undetermined'. The chi-square p tests 'all equal'; "
-        f"for the rail position the test is clustered by game (a Wald test on each game's "
-        f"wins by position), because the player-games of one game are not independent.",
+        "Seat and rail order: " + verdict_note(MARGIN, "place") + " The p-values test "
+        "'all equal', "
+        "clustered by game (a Wald test on each game's wins), because the player-games of "
+        "one game are not independent; they are Holm-adjusted over every test of the page's "
+        "seat section, and a large p is not evidence of equal places.",
         css="note")
 
 
@@ -151,23 +164,23 @@ def reading(answers: Answers) -> list[str]:
         if t is None or not len(t):
             continue
         lo, hi = t.loc[t["share"].idxmin()], t.loc[t["share"].idxmax()]
-        p = s.seat.view_tests[view_name(s)][2]
+        p = answers["seats"].holm_p()[(s.name, view_name(s))]
         spans.append(f"{s.name}: {lo['share']:.1%} (position {int(lo['value'])}) to "
-                     f"{hi['share']:.1%} (position {int(hi['value'])}), p {p_equals(p)}")
+                     f"{hi['share']:.1%} (position {int(hi['value'])}), Holm p {p_equals(p)}")
     if spans:
         out.append(f"By the {view_name(settings[0])} itself, win shares range " + "; ".join(spans)
                    + ".")
 
-    found = unequal(s.seat for s in settings)
+    found = answers["seats"].unequal(SEAT)
     tops = [f"seat {int(s.seat.table['share'].idxmax())} wins "
             f"{s.seat.table['share'].max():.1%} at {s.name}"
             for s, hit in zip(settings, found, strict=True) if hit]
     out.append("Seat (colour), which carries no turn order: "
                + by_word((s.seat.verdict, s.name) for s in settings)
-               + ("; the chi-square test (Holm-adjusted across the settings, 5%) finds unequal "
-                  f"seats where {join_words(tops)}." if tops else
-                  "; the chi-square test (Holm-adjusted across the settings, 5%) finds no "
-                  "unequal seats."))
+               + ("; the equal-seats test (Holm-adjusted over every test of the section, 5%) "
+                  f"finds unequal seats where {join_words(tops)}." if tops else
+                  "; the equal-seats test (Holm-adjusted over every test of the section, 5%) "
+                  "detects no unequal seats (not evidence that they are equal)."))
 
     for preset in presets:
         part = [x for x in answers["scores"] if x.preset == preset]
@@ -199,13 +212,13 @@ PAGE = GamePage(
             figure_caption="Rows: rail order (1 = moves first), set-up rail position of the "
                            "player's earliest worker, seat. Points: win share; whiskers: 95% "
                            "Wilson intervals; dashed: the fair share 1/P; grey: ±{margin} pp.",
-            verdicts=(verdicts_table, "Verdicts and chi-square tests per setting"),
+            verdicts=(verdicts_table, "Verdicts and equal-shares tests per setting (p-values "
+                                      "Holm-adjusted over every test of the section)"),
             captions={ORDER_VIEW: "Win share by rail order, % [95% interval] (1 = the player "
                                   "whose earliest worker moves first)",
                       SEAT: "Win share by seat (colour), % [95% interval]"},
             csv={"verdicts": verdicts_frame, "shares": shares_long},
             units="seats or rail places",
-            chi_square="the win counts (for the rail position: homogeneity over player-games)",
             order_method="Rail order: the same seat analysis applied to the players ranked by "
                          "the set-up rail position of their earliest worker."),
         Scores(unit="VP"),

@@ -20,7 +20,7 @@ from reports.sections.matchup import plan as matchup_plan
 from reports.sections.scores import Scores
 from reports.sections.seats import SeatAdvantage, Setting, order_long, order_verdicts
 from reports.sections.variants import Comparison, Variants, presets_table
-from reports.words import by_word, join_words, pp_bounds, pp_interval
+from reports.words import STAR_NOTE, by_word, join_words, pp_bounds, pp_interval, verdict_note
 
 GAME = "motines"
 BASE = "standard"
@@ -70,12 +70,9 @@ def how_to_read(page, answers: Answers) -> None:
         "ahead on a points valuation), because the spec's prototype found that the weakest "
         "seat changes between them.")
     page.paragraph(
-        f"Verdicts: 'balanced' when every seat's simultaneous interval of the gap from 1/P "
-        f"lies within ±{MARGIN * 100:g} pp, 'unbalanced' when one lies wholly outside, "
-        f"otherwise 'undetermined'. The variations below were played at {c.players} players "
+        verdict_note(MARGIN) + f" The variations below were played at {c.players} players "
         f"with '{VARIANT_POLICY}' on the same {c.answer.games:,} games as the standard rules "
-        "(common random numbers), so each game gives a paired difference; * marks a "
-        "difference that survives Holm's correction across the variations (family-wise 5%).",
+        f"(common random numbers), so each game gives a paired difference; {STAR_NOTE}.",
         css="note")
     page.table(presets_table(get_game(GAME), BASE, c.names), caption="The variations compared")
 
@@ -156,8 +153,9 @@ def reading(answers: Answers) -> list[str]:
         out.append(f"Paired on the same {c.answer.games:,} games ({VARIANT_POLICY}, "
                    f"{c.players} players), equal starting money changes seat 0's edge by "
                    f"{r['diff'] * 100:+.2f} pp {pp_bounds(r['low'], r['high'])}"
-                   + (" (significant after Holm)." if r["significant"] else
-                      " (not significant after Holm)."))
+                   + (" (significant after Holm over the whole comparison)." if r["significant"]
+                      else " (no change detected after Holm over the whole comparison; not "
+                           "evidence of none)."))
 
     lengths = []
     for v in c.names:
@@ -170,7 +168,7 @@ def reading(answers: Answers) -> list[str]:
     spread = [(v, t.loc[(v, "score_spread")]) for v in c.names]
     moved = [f"{v} {r['base']:.1f} -> {r['value']:.1f}" for v, r in spread if r["significant"]]
     if moved:
-        out.append("Score spread (SD of final PV) moves significantly under "
+        out.append("Score spread (SD of final PV) moves significantly (Holm) under "
                    + join_words(moved) + ".")
 
     m = answers["matchup"]

@@ -25,7 +25,7 @@ from reports.sections.matchup import plan as matchup_plan
 from reports.sections.scores import Scores
 from reports.sections.seats import SeatAdvantage, Setting, order_long, order_verdicts
 from reports.sections.variants import Comparison, Variants, presets_table
-from reports.words import join_words, pp_bounds, pp_interval
+from reports.words import STAR_NOTE, join_words, pp_bounds, pp_interval, verdict_note
 
 GAME = "rum-and-pirates"
 BASE = "standard"
@@ -91,14 +91,12 @@ def how_to_read(page, answers: Answers) -> None:
         "and 'greedy' (the value of the corner reached, less the pirates and coins spent), "
         "because the spec's prototype found that the weakest seat changes between them.")
     page.paragraph(
-        f"Verdicts: 'balanced' when every seat's simultaneous interval of the gap from 1/P "
-        f"lies within ±{MARGIN * 100:g} pp, 'unbalanced' when one lies wholly outside, "
-        f"otherwise 'undetermined'. The variations below were played at {c.players} players "
+        verdict_note(MARGIN) + " "
+        f"The variations below were played at {c.players} players "
         f"with '{VARIANT_POLICY}' on the same {c.answer.games:,} games as the standard rules "
         "(common random numbers; the board and every stack are the same, so each game gives a "
-        "paired difference); * marks a difference that survives Holm's correction across the "
-        "variations (family-wise 5%). A game always lasts its rounds, so its length here is "
-        "in turns.", css="note")
+        f"paired difference); {STAR_NOTE}. A game always lasts its rounds, so its length here "
+        "is in turns.", css="note")
     page.table(presets_table(get_game(GAME), BASE, c.names), caption="The variations compared")
 
 
@@ -166,11 +164,12 @@ def variant_sentences(c: Comparison) -> list[str]:
         edges.append(f"{v} {r['diff'] * 100:+.2f} pp {pp_bounds(r['low'], r['high'])}"
                      + ("*" if r["significant"] else ""))
     out.append("Change in the start player's edge on the same games: " + "; ".join(edges)
-               + " (* significant after Holm).")
+               + " (* significant after Holm over the whole comparison; no * is not evidence "
+                 "of no change).")
     spread = [(v, t.loc[(v, "score_spread")]) for v in c.names]
     moved = [f"{v} {r['base']:.1f} -> {r['value']:.1f}" for v, r in spread if r["significant"]]
     if moved:
-        out.append("Score spread (SD of final VP) moves significantly under "
+        out.append("Score spread (SD of final VP) moves significantly (Holm) under "
                    + join_words(moved) + ".")
     return out
 

@@ -14,9 +14,9 @@ import numpy as np
 from engines import get_game
 from reports._runs import RunSpec, grid
 from reports.page import Answers, GamePage
-from reports.sections.seats import SeatAdvantage, order_long, order_verdicts, unequal
+from reports.sections.seats import SeatAdvantage, order_long, order_verdicts
 from reports.sections.variants import Comparison, Variants, presets_table
-from reports.words import by_word, join_words, pp, pp_bounds
+from reports.words import STAR_NOTE, by_word, join_words, pp, pp_bounds
 
 GAME = "rum-rebellion"
 BASE = "standard"
@@ -56,8 +56,7 @@ def how_to_read(page, answers: Answers) -> None:
         f"'{POLICY}' policy, so every seat figure is about the seat, not the policy in it.")
     page.table(presets_table(get_game(GAME), BASE, c.names), caption="The variations compared")
     page.paragraph(
-        "Differences are variation minus standard with 95% intervals; * marks a difference "
-        "that survives Holm's correction across the variations (family-wise 5%). The "
+        f"Differences are variation minus standard; {STAR_NOTE}. The "
         "first-player edge is seat 0's win share minus the fair 1/P. The score spread is the "
         "standard deviation of the final progress scores (1000 x level + 10 x votes + net "
         "barrels, all seats pooled): smaller means the losers end closer to the winner.",
@@ -90,14 +89,16 @@ def reading(answers: Answers) -> list[str]:
                      f"the least is {least} ({_diff(rounds[least])} rounds).")
         out.append(text)
     else:
-        out.append(f"No variation shortens the game significantly at {PLAYERS} players "
-                   f"({answer.games:,} games each, Holm-corrected).")
+        out.append(f"No variation is shown to shorten the game at {PLAYERS} players "
+                   f"({answer.games:,} games each, Holm-adjusted); the intervals say how much "
+                   f"shortening the games rule out.")
     if longer:
         out.append("Longer games under " + join_words([f"{v} ({_diff(rounds[v])} rounds)"
                                                        for v in longer]) + ".")
     if unclear:
-        out.append("No significant change in mean length: " + join_words(
-            [f"{v} ({_diff(rounds[v])})" for v in unclear]) + ".")
+        out.append("No change in mean length detected for " + join_words(
+            [f"{v} ({_diff(rounds[v])})" for v in unclear])
+            + "; that is not evidence of no change beyond what the interval rules out.")
 
     edge = {v: t.loc[(v, "first_player_edge")] for v in names}
     headline = f"the first player's edge under the {BASE} rules is {pp(edge[names[0]]['base'])}"
@@ -110,12 +111,13 @@ def reading(answers: Answers) -> list[str]:
             [f"{v} {'raises' if edge[v]['diff'] > 0 else 'lowers'} it by "
              f"{abs(edge[v]['diff']) * 100:.2f} pp {pp_bounds(edge[v]['low'], edge[v]['high'])}"
              for v in changed])
-            + " (significant after Holm)"
-            + ("; no other variation changes it significantly." if len(changed) < len(names)
+            + " (significant after Holm over the whole comparison)"
+            + ("; no change is detected under the others." if len(changed) < len(names)
                else "."))
     else:
-        out.append(f"At {PLAYERS} players {headline}; no variation changes it significantly "
-                   f"(Holm, family-wise 5%).")
+        out.append(f"At {PLAYERS} players {headline}; no variation's change of it is detected "
+                   f"(Holm over the whole comparison, family-wise 5%), which is not evidence "
+                   f"that they leave it alone: see the intervals.")
 
     spread = {v: t.loc[(v, "score_spread")] for v in names}
     widest = max(names, key=lambda v: abs(spread[v]["diff"]))
@@ -128,14 +130,17 @@ def reading(answers: Answers) -> list[str]:
         shares = join_words([f"{a.table.iloc[0]['share']:.1%} at {p} players (fair {1 / p:.1%})"
                              for p, a in seats.items()])
         said = by_word(((a.verdict, str(p)) for p, a in seats.items()), after=" players")
-        found = dict(zip(seats, unequal(seats.values()), strict=True))
+        section = answers["seats"]
+        found = dict(zip((s.players for s in section.settings), section.unequal("seat"),
+                         strict=True))
         unequal_at = [str(p) for p in seats if found[p]]
         equal_at = [str(p) for p in seats if not found[p]]
-        test = ("The chi-square test finds no difference between the seats at any player count"
+        test = ("The equal-seats test detects no difference between the seats at any player "
+                "count (not evidence that they are equal)"
                 if not unequal_at else
-                f"The chi-square test finds unequal seats at {join_words(unequal_at)} players"
-                + (f" but not at {join_words(equal_at)}" if equal_at else ""))
-        test += " (Holm-adjusted across the player counts, 5%)"
+                f"The equal-seats test finds unequal seats at {join_words(unequal_at)} players"
+                + (f" but detects no difference at {join_words(equal_at)}" if equal_at else ""))
+        test += " (Holm-adjusted over the player counts, 5%)"
         out.append(f"Under the {BASE} rules the first player wins {shares}. {test}; verdicts "
                    f"within ±{MARGIN * 100:g} pp: {said}.")
 

@@ -67,3 +67,18 @@ def pp_interval(gap: Interval) -> str:
 def percent_interval(share: float, low: float, high: float) -> str:
     """A share with its interval in percent: '46.5 [45.4, 47.7]'."""
     return f"{share * 100:.1f} [{low * 100:.1f}, {high * 100:.1f}]"
+
+
+def verdict_note(margin: float, unit: str = "seat") -> str:
+    """How the seat verdicts are reached and how often they can be wrong, for a page."""
+    return (f"Verdicts, each wrong at most 5% of the time: 'balanced' when every {unit}'s 90% "
+            f"interval of the gap from the fair share 1/P lies within ±{margin * 100:g} pp (an "
+            f"equivalence test: two one-sided tests per {unit}), 'unbalanced' when one "
+            f"{unit}'s one-sided bound at 5%/P lies beyond it, otherwise 'undetermined'.")
+
+
+# What a * in a table of paired differences controls, and what its intervals are.
+STAR_NOTE = ("* marks a difference significant after Holm's adjustment over every difference "
+             "of the comparison (all metrics of all variations: family-wise 5%); each interval "
+             "is 95% on its own, not adjusted, and a difference without a * is not shown to be "
+             "zero: its interval says how large it can be")

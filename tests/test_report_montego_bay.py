@@ -180,4 +180,4 @@ def test_unequal_seats_are_named_in_the_reading():
     assert re.search(r"finds unequal seats where seat 0 wins 6\d\.\d% at 3 players \(standard\)",
                      page.html)
     fair = mb.PAGE.render(fake_results({3: 0.4}), "cmd")
-    assert "finds no unequal seats" in fair.html
+    assert "detects no unequal seats (not evidence that they are equal)" in fair.html

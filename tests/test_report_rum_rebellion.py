@@ -121,7 +121,8 @@ def test_reading_names_the_variation_that_shortens_most():
     page = rr.PAGE.render(fake_results({"short_a": 2, "short_b": 9, "short_c": 0}), "cmd")
     assert "short_b (b: 4 Lose cards removed) shortens the game most" in page.html
     assert "2 of 3 variations shorten it significantly; the least is short_a" in page.html
-    assert "No significant change in mean length: short_c" in page.html
+    assert "No change in mean length detected for short_c" in page.html
+    assert "not evidence of no change" in page.html
     other = rr.PAGE.render(fake_results({"short_a": 2, "short_d": 5}), "cmd")
     assert "short_d (d: 40 votes for a coup) shortens the game most" in other.html
     assert "Simulation time: 1.0 s." in other.html and "cmd" in other.html
@@ -131,14 +132,15 @@ def test_reading_reports_a_changed_first_player_edge():
     page = rr.PAGE.render(fake_results({"short_a": 2, "short_e_tol": 4},
                                        first_wins={"short_e_tol": 0.6}), "cmd")
     assert re.search(r"short_e_tol raises it by 3\d\.\d\d pp", page.html)
-    assert "significant after Holm" in page.html
+    assert "significant after Holm over the whole comparison" in page.html
     same = rr.PAGE.render(fake_results({"short_a": 2}), "cmd")
-    assert "no variation changes it significantly" in same.html
+    assert "no variation&#x27;s change of it is detected" in same.html
+    assert "not evidence that they leave it alone" in same.html
 
 
 def test_longer_variations_and_seat_verdicts_are_reported():
     page = rr.PAGE.render(fake_results({"short_c": -6}), "cmd")
-    assert "No variation shortens the game significantly" in page.html
+    assert "No variation is shown to shorten the game" in page.html
     assert "Longer games under short_c (+6.00" in page.html
     assert "at 2 players (fair 50.0%)" in page.html
 

@@ -93,6 +93,26 @@ def test_seat_tables_have_a_column_per_seat_seen_blank_where_a_setting_has_none(
     assert [s.name for s in answer.settings] == ["2 players", "3 players"]
     wide = section.wide(answer, "seat")
     assert list(wide.columns) == ["players", "games", "seat 0", "seat 1", "seat 2",
-                                  "seat 0 - fair", "chi-square p", "verdict"]
+                                  "seat 0 - fair", "equal-shares p (Holm)", "verdict"]
     assert wide.loc[0, "seat 2"] == "" and wide.loc[1, "seat 2"] != ""
+    # the p shown is Holm-adjusted over the section's tests (one per setting here)
+    raw = [s.seat.p_value for s in answer.settings]
+    adjusted = answer.holm_p()
+    assert set(adjusted) == {(s.name, "seat") for s in answer.settings}
+    assert all(adjusted[(s.name, "seat")] >= p for s, p in zip(answer.settings, raw))
     assert list(wide["games"]) == [400, 400]
+
+
+def test_holm_covers_every_test_of_a_seat_section_with_views():
+    """Montego Bay's section shows three tests per setting (rail order, rail position, seat):
+    all of them form one Holm family, and the verdicts table shows the adjusted p."""
+    section = next(s for s in mb.PAGE.sections if s.key == "seats")
+    answer = section.analyse(get_game("montego-bay"), {"standard, 3 players": mb_run(3)})
+    tests = answer.tests()
+    assert len(tests) == 3 and {v for _, v in tests} == {"rail order", "seat",
+                                                         mb.view_name(answer.settings[0])}
+    from analyses.variants import holm
+
+    assert list(answer.holm_p().values()) == list(holm(np.array(list(tests.values()))))
+    frame = mb.verdicts_frame(answer)
+    assert (frame["seat_p_holm"] >= frame["seat_p"]).all()

@@ -9,8 +9,9 @@ the game's declaration:
 - by each of the game's ``seat_views`` (counted per player-game);
 - by seat, when seats are not the turn order (then they are colours).
 
-Turn order and seat get a verdict within the margin and a chi-square test;
-a seat view gets its (approximate) chi-square test. The section shows a
+Turn order and seat get a verdict within the margin and an equal-shares test;
+a seat view gets its equal-shares test (clustered by game); the p-values are
+Holm-adjusted over every test the section shows. The section shows a
 panel figure per preset (rows: views, columns: player counts), one wide
 table per view, and the verdicts: in a table of the page's own when it
 declares one, else beside the shares of each judged view with a sentence
@@ -19,7 +20,7 @@ per setting.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -93,6 +94,30 @@ class SeatsAnswer:
     def views(self) -> list[str]:
         return list(dict.fromkeys(v for s in self.settings for v in s.views))
 
+    def tests(self) -> dict[tuple[str, str], float]:
+        """Every equal-shares test the section shows: (setting name, view) -> its p-value."""
+        out = {}
+        for s in self.settings:
+            out[(s.name, s.order_view)] = s.order.p_value
+            for view, (_, _, p) in s.seat.view_tests.items():
+                out[(s.name, view)] = p
+            if s.order_view != SEAT:
+                out[(s.name, SEAT)] = s.seat.p_value
+        return out
+
+    def holm_p(self) -> dict[tuple[str, str], float]:
+        """The p-values of :meth:`tests`, Holm-adjusted over all of them (every setting and
+        view the section shows: one family, so any 'unequal' it reports is false at most 5%
+        of the time)."""
+        tests = self.tests()
+        return dict(zip(tests, holm(np.array(list(tests.values()), dtype=float)), strict=True))
+
+    def unequal(self, view: str) -> list[bool]:
+        """Per setting: whether the equal-shares test of ``view`` rejects after Holm (5%)."""
+        adjusted = self.holm_p()
+        return [bool(adjusted.get((s.name, view), np.nan) < 1 - CONFIDENCE)
+                for s in self.settings]
+
     def keys(self, s: Setting) -> dict:
         """The columns that name a setting in a CSV table."""
         keys = {"preset": s.preset} if self.by_preset else {}
@@ -123,11 +148,13 @@ def order_long(answer: SeatsAnswer) -> pd.DataFrame:
 def order_verdicts(answer: SeatsAnswer) -> pd.DataFrame:
     """Per setting: the first place's gap from fair, the chi-square test and the verdict."""
     rows = []
+    adjusted = answer.holm_p()
     for s in answer.settings:
         a, h = s.order, s.order.headline
         rows.append({**answer.keys(s), "games": a.games, "first_player_gap": h.estimate,
                      "gap_low": h.low, "gap_high": h.high, "chi2": a.chi2, "dof": a.dof,
-                     "p_value": a.p_value, "margin": a.margin, "verdict": a.verdict,
+                     "p_value": a.p_value, "p_holm": adjusted[(s.name, s.order_view)],
+                     "margin": a.margin, "verdict": a.verdict,
                      "verdict_text": a.verdict_text})
     return pd.DataFrame(rows)
 
@@ -145,7 +172,7 @@ class SeatAdvantage(SettingsSection):
     its table's caption ({view}, {margin}). ``value_label`` names a value's
     column ('seat {}'). ``verdicts`` = (table builder, caption) gives the
     verdicts a table of their own. ``csv`` maps a CSV table's name to its builder.
-    ``units``, ``chi_square`` and ``order_method`` complete the method text.
+    ``units`` and ``order_method`` complete the method text.
     """
 
     margin: float = DEFAULT_MARGIN
@@ -161,7 +188,6 @@ class SeatAdvantage(SettingsSection):
     csv: Mapping[str, Callable[[SeatsAnswer], pd.DataFrame]] = field(
         default_factory=lambda: {"shares": shares_long, "verdicts": order_verdicts})
     units: str = "seats"
-    chi_square: str = "the seats' win counts"
     order_method: str | None = None
 
     key = "seats"
@@ -221,6 +247,7 @@ class SeatAdvantage(SettingsSection):
         tables = {s.name: s.view_table(view).set_index("value") for s in part}
         values = sorted({int(v) for t in tables.values() for v in t.index})
         rows = []
+        adjusted = answer.holm_p()
         for s in part:
             t = tables[s.name]
             judged = None if self.verdicts else s.judged(view)
@@ -232,20 +259,19 @@ class SeatAdvantage(SettingsSection):
                     percent_interval(*t.loc[v, ["share", "low", "high"]]) if v in t.index else "")
             if judged:
                 row[f"{self.value_label.format(t.index[0])} - fair"] = pp_interval(judged.headline)
-                row["chi-square p"] = p_cell(judged.p_value)
+                row["equal-shares p (Holm)"] = p_cell(adjusted[(s.name, view)])
                 row["verdict"] = judged.verdict
             rows.append(row)
         return pd.DataFrame(rows)
 
     def methods(self, answer: SeatsAnswer) -> list[str]:
-        players = sorted({s.players for s in answer.settings})
-        levels = ", ".join(f"{1 - (1 - CONFIDENCE) / p:.2%} at {p}" for p in players)
-        over = "the settings" if answer.named else "the player counts"
-        text = (f"Intervals: Wilson score intervals (tied wins count 1/k). Verdicts use "
-                f"simultaneous intervals over the P {self.units} (Bonferroni, each at 1 - 0.05/P: "
-                f"{levels} players). Chi-square: goodness of fit of {self.chi_square} to equal "
-                f"shares; in the answer the seat test's p-values are Holm-adjusted across "
-                f"{over}.")
+        over = "setting" if answer.named else "player count"
+        text = (f"Intervals: 95% Wilson score intervals for each share on its own (tied wins "
+                f"count 1/k). {answer.settings[0].seat.method} Multiplicity: the "
+                f"equal-shares p-values shown ('p (Holm)') are Holm-adjusted over all "
+                f"{len(answer.tests())} tests of this section (every {over} and view: "
+                f"family-wise 5%); a p above 5% is not evidence that the {self.units} are "
+                f"equal, only the verdict 'balanced' is.")
         return [text, *([self.order_method] if self.order_method else [])]
 
 
@@ -257,10 +283,3 @@ def panels(part: list[Setting]) -> pd.DataFrame:
                        for s in part for v in s.views], ignore_index=True)
     frame = frame.assign(x=frame["value"])
     return frame.assign(row=frame["view"]) if frame["view"].nunique() > 1 else frame
-
-
-def unequal(answers: Iterable[SeatAnswer]) -> list[bool]:
-    """Which answers' chi-square tests find unequal seats at 5%, Holm-adjusted across them all
-    (several tests at once: Holm keeps the chance of any false 'unequal' at 5%)."""
-    p = np.array([a.p_value for a in answers])
-    return [bool(q < 1 - CONFIDENCE) for q in holm(p)]
