@@ -238,6 +238,50 @@ def target_distance(bands: pd.DataFrame, target: Sequence[float] = DEFAULT_TARGE
     return 0.5 * float(np.abs(bands["share_pct"].to_numpy() - np.asarray(target)).sum())
 
 
+def target_distance_interval(bands: pd.DataFrame, target: Sequence[float] = DEFAULT_TARGET,
+                             confidence: float = stats.CONFIDENCE) -> stats.Interval:
+    """The 'off target' distance (:func:`target_distance`, percentage points) with an interval.
+
+    The plug-in distance is biased upwards (noise in any band adds to it), so it needs an
+    interval that says how small the true distance can be. Method: simultaneous Wilson
+    intervals for the six band shares (Bonferroni, each at 1 - alpha/6) make a box that
+    holds the true shares with probability at least ``confidence``; the interval is the
+    smallest and the largest distance from the target over that box within the simplex
+    (shares summing to 1), found by linear programming (scipy's HiGHS). Conservative: it
+    covers at least ``confidence`` whatever the shares.
+    """
+    from itertools import product
+
+    from scipy.optimize import linprog
+
+    t = np.asarray(check_target(target), dtype=float) / 100
+    counts = bands["games"].to_numpy()
+    n = int(counts.sum())
+    k = len(counts)
+    level = 1 - (1 - confidence) / k
+    box = [stats.wilson_interval(int(c), n, level)[1:] for c in counts]
+    estimate = target_distance(bands, target)
+    # Smallest: min sum(e) / 2 with e >= |p - t|, box bounds and sum(p) = 1; variables p, e.
+    cost = np.r_[np.zeros(k), np.full(k, 0.5)]
+    eye = np.eye(k)
+    upper = np.block([[eye, -eye], [-eye, -eye]])
+    rhs = np.r_[t, -t]
+    bounds = [*box, *[(0, 1)] * k]
+    equal = np.r_[np.ones(k), np.zeros(k)][None, :]
+    low = linprog(cost, A_ub=upper, b_ub=rhs, A_eq=equal, b_eq=[1.0], bounds=bounds,
+                  method="highs")
+    # Largest: |x| = max over signs, so the maximum is the best of the linear programs
+    # max sum(sign * (p - t)) / 2 over the box and the simplex, one per sign pattern.
+    high = 0.0
+    for signs in product((-1.0, 1.0), repeat=k):
+        sign = np.asarray(signs)
+        best = linprog(-0.5 * sign, A_eq=np.ones((1, k)), b_eq=[1.0], bounds=box,
+                       method="highs")
+        if best.status == 0:
+            high = max(high, -best.fun - 0.5 * float(sign @ t))
+    return stats.Interval(estimate, 100 * max(low.fun, 0.0), min(100 * high, 100.0))
+
+
 def _pct(x: float) -> str:
     if 0 < x < 0.01:
         return "<0.01"
@@ -371,13 +415,20 @@ class ThresholdsReport:
                          f"{s['sd']:.1f}", f"{s['p5']:g} / {s['p50']:g} / {s['p95']:g}",
                          f"{s['max']:g}", _fmt_opt(s, "mean_turns", "{:.2f}"),
                          _fmt_opt(s, "stranded_pct", "{:.2f}%"),
-                         f"{s['target_distance_pct']:.1f}"])
+                         f"{s['target_distance_pct']:.1f} [{s['target_distance_low_pct']:.1f}, "
+                         f"{s['target_distance_high_pct']:.1f}]"])
         out.append(text_table(["run", "mean [95% CI]", "SD", "5/50/95%", "max", "turns",
-                               "stranded", "off target (pp)"], rows))
-        out += ["", METHOD_NOTE, PLACEMENT_NOTE,
-                "'off target' is the share of games (percentage points) that would have to "
-                "change band for the printed bands to give the target split."]
+                               "stranded", "off target (pp) [95% CI]"], rows))
+        out += ["", METHOD_NOTE, PLACEMENT_NOTE, OFF_TARGET_NOTE]
         return "\n".join(out)
+
+
+OFF_TARGET_NOTE = (
+    "'off target' is the share of games (percentage points) that would have to change band "
+    "for the printed bands to give the target split (the total variation distance). The "
+    "estimate from the games is biased upwards (noise in any band adds to it); its interval is "
+    "the range of the distance over the 95% simultaneous Wilson box of the six band shares "
+    "(Bonferroni), which covers at least 95% of the time.")
 
 
 def thresholds(results: Mapping[str, Results] | Sequence[Results] | Results,
@@ -406,8 +457,11 @@ def thresholds(results: Mapping[str, Results] | Sequence[Results] | Results,
         bands.append(b.assign(label=label))
         edges.append(edge_percentiles(frame, rules, confidence).assign(label=label))
         calibrated.append(calibrated_edges(frame, target, rules, confidence).assign(label=label))
+        dist = target_distance_interval(b, target, confidence)
         summary.append({"label": label, **score_summary(frame, confidence),
-                        "target_distance_pct": target_distance(b, target)})
+                        "target_distance_pct": dist.estimate,
+                        "target_distance_low_pct": dist.low,
+                        "target_distance_high_pct": dist.high})
     notes = []
     if rules.score_band_edges != Rules().score_band_edges:
         notes.append("Edges changed from the printed 200, 250, 300, 325, 350 by the rules.")

@@ -217,6 +217,18 @@ def score_spread_shift(rng) -> bool:
     return bool(row["low"] <= 1.0 <= row["high"])
 
 
+def off_target_distance(rng) -> bool:
+    """Rum Runner's 'off target' distance: band shares 4 pp off the target split in two bands,
+    2,000 games; the interval over the simultaneous box covers the true distance."""
+    from analyses.thresholds import DEFAULT_TARGET, target_distance_interval
+
+    truth = np.asarray(DEFAULT_TARGET, dtype=float) + np.array([4, -4, 0, 0, 0, 0])
+    counts = rng.multinomial(2000, truth / 100)
+    bands = pd.DataFrame({"games": counts, "share_pct": 100 * counts / counts.sum()})
+    got = target_distance_interval(bands)
+    return bool(got.low <= 4.0 <= got.high)
+
+
 CASES = (
     Case("Wilson interval, share 10% of 400", "coverage >= 95%", 0.95, wilson),
     Case("share with 15% ties (effective n)", "coverage >= 95%", 0.95, tied_share),
@@ -239,6 +251,7 @@ CASES = (
          150),
     Case("score spread shift (delta method)", "coverage >= 95%", 0.95, score_spread_shift,
          1000),
+    Case("Rum Runner off-target distance", "coverage >= 95%", 0.95, off_target_distance, 200),
 )
 
 

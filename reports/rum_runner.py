@@ -49,7 +49,9 @@ def how_to_read(page, answers: Answers) -> None:
         f"table, not a rule: most games broke or poor, a few rich, very few gods. We call the "
         f"printed bands calibrated for a run when at most {CALIBRATION_MARGIN_PP:g}% of its games "
         f"would have to change band to give that split ('off target', the total variation "
-        f"distance). Every figure is about the policy that played the games, not the game alone.")
+        f"distance), with 95% confidence: the whole interval of the distance within the margin "
+        f"(not calibrated: the whole interval beyond it; otherwise undetermined). Every figure "
+        f"is about the policy that played the games, not the game alone.")
 
 
 def reading(answers: Answers) -> list[str]:
@@ -71,16 +73,31 @@ def reading(answers: Answers) -> list[str]:
         out.append(f"Under the {preset} rules, {join_words(broke)} end '{band_name(0)}' (below "
                    f"{report.rules.score_band_edges[0]}); {reach}.")
     best = summary["target_distance_pct"].idxmin()
-    dist = summary.loc[best, "target_distance_pct"]
     split = "/".join(f"{t:g}" for t in report.target)
-    if dist <= CALIBRATION_MARGIN_PP:
-        verdict = (f"Within our {CALIBRATION_MARGIN_PP:g}-point margin the printed bands are "
-                   f"calibrated for {best}: only {dist:.1f}% of its games would have to change "
-                   f"band to give the {split} split.")
-    else:
+    margin = CALIBRATION_MARGIN_PP
+
+    def off(lab: str) -> str:
+        r = summary.loc[lab]
+        return (f"{r['target_distance_pct']:.1f}% [{r['target_distance_low_pct']:.1f}, "
+                f"{r['target_distance_high_pct']:.1f}]")
+
+    fits = [lab for lab in report.labels if summary.loc[lab, "target_distance_high_pct"] <= margin]
+    misses = [lab for lab in report.labels if summary.loc[lab, "target_distance_low_pct"] > margin]
+    if fits:
+        best = min(fits, key=lambda lab: summary.loc[lab, "target_distance_pct"])
+        verdict = (f"Within our {margin:g}-point margin the printed bands are calibrated for "
+                   f"{join_words(fits)}: for {best} only {off(best)} of its games would have to "
+                   f"change band to give the {split} split.")
+    elif len(misses) == len(report.labels):
         verdict = (f"The printed bands are not calibrated for any policy simulated here: even "
-                   f"the closest fit, {best}, would need {dist:.1f}% of its games to change band "
-                   f"to give the {split} split (our margin is {CALIBRATION_MARGIN_PP:g}%).")
+                   f"the closest fit, {best}, would need {off(best)} of its games to change band "
+                   f"to give the {split} split (our margin is {margin:g}%).")
+    else:
+        unsure = [lab for lab in report.labels if lab not in misses]
+        verdict = (f"Whether the printed bands are calibrated is undetermined for "
+                   f"{join_words(unsure)}: the share of games that would have to change band to "
+                   f"give the {split} split, {off(best)} for {best}, straddles our {margin:g}% "
+                   f"margin; more games would narrow it.")
     cal = report.calibrated[report.calibrated["label"] == best].sort_values("edge_index")
     printed = ", ".join(str(e) for e in report.rules.score_band_edges)
     needed = ", ".join(str(e) for e in cal["edge"])

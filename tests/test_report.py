@@ -90,11 +90,17 @@ def fake(scores, policy, preset) -> Results:
 
 def test_reading_is_computed_from_the_numbers():
     # Greedy's scores fall into the printed bands exactly in the target split.
-    on_target = np.repeat([100, 220, 270, 310, 330, 400], [40, 25, 15, 10, 6, 4])
+    on_target = np.repeat([100, 220, 270, 310, 330, 400], [800, 500, 300, 200, 120, 80])
     page = rr.PAGE.render({"random (standard)": fake(np.full(100, 90), "random", "standard"),
                            "greedy (long)": fake(on_target, "greedy", "long")},
                           command="rumsim report rum-runner --out X")
-    assert "calibrated for greedy (long): only 0.0% of its games" in page.html
+    assert re.search(r"calibrated for greedy \(long\): for greedy \(long\) only 0\.0% "
+                     r"\[0\.0, [0-9.]+\] of its games", page.html)
+    # a hundred games on target are too few to tell: the interval straddles the margin
+    few = rr.PAGE.render({"greedy (long)": fake(np.repeat([100, 220, 270, 310, 330, 400],
+                                                          [40, 25, 15, 10, 6, 4]),
+                                                "greedy", "long")}, command="c")
+    assert "calibrated is undetermined for greedy (long)" in few.html
     assert "Simulation time: 1.0 s." in page.html
     assert "100.0% of random games end &#x27;Completely broke&#x27;" in page.html
     assert "rumsim report rum-runner --out X" in page.html

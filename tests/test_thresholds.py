@@ -227,3 +227,21 @@ def test_registry_lists_thresholds():
     assert entry.description and "thresholds" in ANALYSES
     with pytest.raises(UserError, match="did you mean 'thresholds'"):
         get_analysis("threshold")
+
+
+def test_off_target_distance_has_an_interval_that_holds_the_estimate_and_narrows():
+    """The plug-in distance lies inside its interval; on target the interval starts at 0 and
+    its top shrinks with more games; far off target it excludes 0."""
+    from analyses.thresholds import target_distance_interval
+
+    def bands(counts):
+        c = np.asarray(counts)
+        return pd.DataFrame({"games": c, "share_pct": 100 * c / c.sum()})
+
+    small = target_distance_interval(bands([40, 25, 15, 10, 6, 4]))
+    large = target_distance_interval(bands([4000, 2500, 1500, 1000, 600, 400]))
+    assert small.estimate == large.estimate == 0 and small.low == large.low == 0
+    assert 0 < large.high < small.high < 100
+    off = target_distance_interval(bands([800, 150, 20, 20, 6, 4]))
+    assert off.estimate == pytest.approx(40.0)
+    assert off.low <= off.estimate <= off.high and off.low > 30

@@ -17,6 +17,7 @@ import pandas as pd
 from analyses.thresholds import (
     DEFAULT_TARGET,
     METHOD_NOTE,
+    OFF_TARGET_NOTE,
     PLACEMENT_NOTE,
     ThresholdsReport,
     achieved_split,
@@ -100,10 +101,10 @@ class ScoreBands(Section):
 
         page.heading("Scores")
         page.table(summary_table(report), caption="Final score and game length per run",
-                   formats={"SD": "{:.1f}", "mean turns": "{:.2f}", "off target (pp)": "{:.1f}"})
+                   formats={"SD": "{:.1f}", "mean turns": "{:.2f}"})
 
     def methods(self, b: Bands) -> list[str]:
-        return [METHOD_NOTE]
+        return [METHOD_NOTE, OFF_TARGET_NOTE]
 
 
 def band_name(band: int) -> str:
@@ -171,6 +172,8 @@ def summary_table(report: ThresholdsReport) -> pd.DataFrame:
             "max": int(s["max"]), "mean turns": s.get("mean_turns", np.nan),
             "stranded": (pct_ci(s["stranded_pct"], s["stranded_low_pct"], s["stranded_high_pct"])
                          if "stranded_pct" in s else "-"),
-            "off target (pp)": s["target_distance_pct"],
+            "off target (pp) [95% CI]": (f"{s['target_distance_pct']:.1f} "
+                                         f"[{s['target_distance_low_pct']:.1f}, "
+                                         f"{s['target_distance_high_pct']:.1f}]"),
         })
     return pd.DataFrame(rows)
