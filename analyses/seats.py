@@ -37,7 +37,7 @@ from scipy import stats as st
 
 from analyses import sequential
 from analyses._text import text_table
-from analyses.stats import CONFIDENCE, Interval, share_interval, z_value
+from analyses.stats import CONFIDENCE, Interval, holm, share_interval, z_value
 
 DEFAULT_MARGIN = 0.02
 DEFAULT_POWER = 0.8  # the chance that the suggested games reach a verdict
@@ -382,6 +382,25 @@ def _method_text(confidence: float, players: int, sequential_mode: bool,
             + f". Equal {unit}s: a Wald test on each game's win vector with its covariance "
               "estimated over games (chi-square with P - 1 degrees of freedom; exact in size "
               "when games end in ties, where a chi-square of win counts is conservative).")
+
+
+def equal_share_tests(answer: SeatAnswer, label: str = "") -> dict[str, float]:
+    """The equal-shares tests an answer shows (its own, then each view's): name -> p."""
+    out = {f"{label}{answer.unit}": answer.p_value}
+    for name, (_, _, p) in answer.view_tests.items():
+        out[f"{label}{name}"] = p
+    return out
+
+
+def multiplicity_line(tests: dict[str, float], confidence: float = CONFIDENCE) -> str:
+    """One line for an output that shows several equal-shares tests: each one's p-value
+    Holm-adjusted over all of them (the chance of any false 'unequal' at most 1 - confidence),
+    and what a large p does not mean."""
+    adjusted = holm(np.array(list(tests.values()), dtype=float))
+    cells = "; ".join(f"{name} {_p(q)}" for name, q in zip(tests, adjusted, strict=True))
+    return (f"Multiplicity: the {len(tests)} equal-shares tests above, Holm-adjusted "
+            f"(family-wise {1 - confidence:.0%}): {cells}. A large p is not evidence of "
+            f"equal shares; only a 'balanced' verdict is.")
 
 
 def _round_up(x: int) -> int:

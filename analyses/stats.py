@@ -212,6 +212,20 @@ def share_below(values, x: float, inclusive: bool = False,
     return wilson_interval(hits, v.size, confidence)
 
 
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm step-down adjusted p-values (controls the family-wise error rate)."""
+    p = np.asarray(p, dtype=float)
+    m = p.size
+    order = np.argsort(p)
+    adjusted = np.empty(m)
+    running = 0.0
+    for rank, i in enumerate(order):
+        value = p[i] * (m - rank) if math.isfinite(p[i]) else math.nan
+        running = max(running, min(value, 1.0)) if math.isfinite(value) else running
+        adjusted[i] = running if math.isfinite(value) else math.nan
+    return adjusted
+
+
 def _as_1d(values) -> np.ndarray:
     x = np.asarray(values, dtype=np.float64).ravel()
     if np.isnan(x).any():

@@ -37,7 +37,7 @@ import pandas as pd
 from scipy import stats as st
 
 from analyses._text import text_table, zero_share
-from analyses.stats import CONFIDENCE, paired_share_difference, z_value
+from analyses.stats import CONFIDENCE, holm, paired_share_difference, z_value
 
 N_BOOT = 2000
 N_BOOT_GAIN = 400   # independent resamples for the pairing gain (a variance ratio, not an end)
@@ -480,20 +480,6 @@ def _p_value(diff: float, se: float) -> float:
     if se == 0:
         return 1.0 if diff == 0 else 0.0
     return float(2 * st.norm.sf(abs(diff) / se))
-
-
-def holm(p: np.ndarray) -> np.ndarray:
-    """Holm step-down adjusted p-values (controls the family-wise error rate)."""
-    p = np.asarray(p, dtype=float)
-    m = p.size
-    order = np.argsort(p)
-    adjusted = np.empty(m)
-    running = 0.0
-    for rank, i in enumerate(order):
-        value = p[i] * (m - rank) if math.isfinite(p[i]) else math.nan
-        running = max(running, min(value, 1.0)) if math.isfinite(value) else running
-        adjusted[i] = running if math.isfinite(value) else math.nan
-    return adjusted
 
 
 def _fmt(x: float, unit: str, games: int | None = None) -> str:

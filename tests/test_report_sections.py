@@ -99,7 +99,7 @@ def test_seat_tables_have_a_column_per_seat_seen_blank_where_a_setting_has_none(
     raw = [s.seat.p_value for s in answer.settings]
     adjusted = answer.holm_p()
     assert set(adjusted) == {(s.name, "seat") for s in answer.settings}
-    assert all(adjusted[(s.name, "seat")] >= p for s, p in zip(answer.settings, raw))
+    assert all(adjusted[(s.name, "seat")] >= p for s, p in zip(answer.settings, raw, strict=True))
     assert list(wide["games"]) == [400, 400]
 
 
@@ -111,7 +111,7 @@ def test_holm_covers_every_test_of_a_seat_section_with_views():
     tests = answer.tests()
     assert len(tests) == 3 and {v for _, v in tests} == {"rail order", "seat",
                                                          mb.view_name(answer.settings[0])}
-    from analyses.variants import holm
+    from analyses.stats import holm
 
     assert list(answer.holm_p().values()) == list(holm(np.array(list(tests.values()))))
     frame = mb.verdicts_frame(answer)

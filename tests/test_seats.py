@@ -308,3 +308,22 @@ def test_the_suggested_games_reach_a_verdict_with_the_promised_power(gap):
         total = pd.concat([first, more], ignore_index=True)
         reached += seat_advantage(total, 3, margin=0.03).verdict != "undetermined"
     assert reached / tried >= 0.72
+
+
+def test_several_equal_share_tests_are_adjusted_together():
+    """An output showing several tests (turn order, a view, seat; or several player counts)
+    adds one line with every p Holm-adjusted over all of them."""
+    from analyses.seats import equal_share_tests, multiplicity_line
+    from analyses.stats import holm
+
+    tests = {"4 players seat": 0.01, "4 players rail position": 0.04, "3 players seat": 0.5}
+    line = multiplicity_line(tests)
+    adjusted = holm(np.array(list(tests.values())))
+    assert "the 3 equal-shares tests above" in line
+    assert f"4 players seat p = {adjusted[0]:.4f}" in line and "not evidence of equal" in line
+    rng = np.random.default_rng(1)
+    n = 2000
+    winner = rng.integers(0, 3, n)
+    frame = pd.DataFrame({f"win_{s}": (winner == s).astype(float) for s in range(3)})
+    answer = seat_advantage(frame, 3)
+    assert equal_share_tests(answer, "3 players ") == {"3 players seat": answer.p_value}

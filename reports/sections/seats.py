@@ -27,8 +27,7 @@ import numpy as np
 import pandas as pd
 
 from analyses.seats import DEFAULT_MARGIN, SeatAnswer, reseat
-from analyses.stats import CONFIDENCE
-from analyses.variants import holm
+from analyses.stats import CONFIDENCE, holm
 from reports import figures
 from reports.sections import SettingsSection, policy_of
 from reports.words import p_cell, percent_interval, pp_interval
