@@ -9,6 +9,7 @@ seeds and game counts it used.
 from __future__ import annotations
 
 import importlib.util
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import product
@@ -34,8 +35,8 @@ class RunSpec:
 
 def scaled(games: int, scale: float, least: int = 1) -> int:
     """A page's game count times the report scale (never below ``least``)."""
-    if not scale > 0:
-        raise UserError(f"report scale must be positive, not {scale}")
+    if not (scale > 0 and math.isfinite(scale)):
+        raise UserError(f"report scale must be a positive finite number, not {scale}")
     return max(least, round(games * scale))
 
 
@@ -66,22 +67,31 @@ def play(info, specs: Iterable[RunSpec], keep: Callable[[str], bool], backend: s
          complete: bool = False) -> dict[str, Results]:
     """Play every planned run; label -> Results cut to the columns ``keep`` accepts.
 
-    ``complete=True`` refuses a run stopped by Ctrl-C (a paired comparison
-    needs every run on the same games).
+    A run stopped by a signal (Ctrl-C, SIGTERM, SIGHUP) ends the page with ``Interrupted``,
+    whichever run it is, the last included: a page's figures and verdicts rest on every run
+    at its planned count, so a page is never written from a run cut short. (``complete`` is
+    kept for the pages that say they compare runs on the same games; every page is held to
+    it now.)
     """
     engine = info.package + ".engine"
     if backend == "fast" and importlib.util.find_spec(engine) is None:
         raise UserError(f"the {info.title} fast engine ({engine}) is not available; build the "
                         "report with backend='reference' and a small scale")
     out = {}
-    for spec in specs:
+    specs = list(specs)
+    for i, spec in enumerate(specs):
         rules = info.rules_cls.from_overrides({}, preset=spec.preset)
-        res = simulate.run(info, spec.games, rules=rules, policies=spec.policy,
-                           players=spec.players, seed=spec.seed, backend=backend,
-                           progress=progress, workers=workers, label=spec.label)
-        if complete and res.meta["interrupted"]:
-            raise Interrupted("the page's comparison needs every run complete; this page "
-                              "was not written")
+        try:
+            res = simulate.run(info, spec.games, rules=rules, policies=spec.policy,
+                               players=spec.players, seed=spec.seed, backend=backend,
+                               progress=progress, workers=workers, label=spec.label)
+        except Interrupted:
+            raise Interrupted(f"stopped before run {i + 1} of {len(specs)} ({spec.label}) of "
+                              f"the {info.title} page") from None
+        if res.meta["interrupted"]:
+            raise Interrupted(f"run {i + 1} of {len(specs)} ({spec.label}) of the {info.title} "
+                              f"page stopped after {res.meta['games']:,} of {spec.games:,} "
+                              "games")
         frame = res.frame[[c for c in res.frame if keep(c)]]
         out[spec.label] = Results(frame, {**res.meta, "preset": spec.preset})
     return out

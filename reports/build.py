@@ -2,13 +2,16 @@
 
 ``build_report(out_dir, ...)`` is what ``rumsim report`` calls. Every file
 is written atomically (temporary file, then rename), so an interrupted build
-never leaves a half-written page.
+never leaves a half-written page. A build stopped by a signal keeps the pages that finished,
+never writes a page with a run cut short, rewrites the index saying which pages were not built
+and raises ``Interrupted``.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,8 +19,9 @@ from engines import GAMES, get_game
 from engines._rules import closest
 from reports.html import index_page
 from reports.page import GamePage
-from simulate.errors import UserError
-from simulate.results import atomic_write_bytes, atomic_write_text, probe_writable
+from simulate.errors import Interrupted, UserError
+from simulate.results import atomic_write_files, atomic_write_text, probe_writable, shown
+from simulate.runner import StopFlag
 
 
 def _pages() -> dict[str, GamePage]:
@@ -64,41 +68,79 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
     :func:`report_command`). Returns the written paths, index last.
     """
     names = _check_games(games)
-    if not scale > 0:
-        raise UserError(f"report scale must be positive, not {scale}")
+    if not (scale > 0 and math.isfinite(scale)):
+        raise UserError(f"report scale must be a positive finite number, not {scale}")
     out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out '{out}' is a file, not a folder")
     try:
+        if out.exists() and not out.is_dir():
+            raise UserError(f"--out '{shown(out)}' exists and is not a folder")
         out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UserError(f"--out '{out}': cannot make the folder ({exc.strerror or exc})") from None
+    except OSError as exc:  # a name the file system cannot hold, a folder in /proc ...
+        raise UserError(f"--out '{shown(out)}': cannot make the folder "
+                        f"({exc.strerror or exc})") from None
     # Refuse a folder no file can be written in before any game is played.
     probe_writable(out, PAGES[names[0]].filename if names else INDEX, f"--out '{out}'")
     written: list[Path] = []
+    built: list[str] = []
+    stopped: Interrupted | None = None
     for name in names:
         cmd = command or report_command(out_dir, [name], scale, backend)
-        page = PAGES[name].build(scale=scale, backend=backend, progress=progress,
-                                 workers=workers, command=cmd)
-        for filename, frame in page.tables.items():
-            path = out / filename
-            atomic_write_text(path, frame.to_csv(index=False))
-            written.append(path)
-        path = out / page.filename
-        atomic_write_bytes(path, page.html.encode("utf-8"))
-        written.append(path)
-    # Pages built earlier into the same folder stay linked from the index.
-    entries = [(p.filename, get_game(p.game).title, p.blurb) for p in PAGES.values()
-               if p.game in names or (out / p.filename).exists()]
+        flag = StopFlag.active
+        cut_before = len(flag.cut) if flag is not None else 0
+        try:
+            page = PAGES[name].build(scale=scale, backend=backend, progress=progress,
+                                     workers=workers, command=cmd)
+            if flag is not None and len(flag.cut) > cut_before:  # a run outside _runs.play
+                run = flag.cut[-1]
+                raise Interrupted(f"run {run['label']} of the {get_game(name).title} page "
+                                  f"stopped after {run['games']:,} of {run['requested']:,} "
+                                  "games")
+        except Interrupted as exc:
+            # A page with a run cut short is not written (see reports._runs.play); the pages
+            # that finished are kept and the index says which were not built.
+            stopped = exc
+            break
+        files = {out / filename: frame.to_csv(index=False).encode("utf-8")
+                 for filename, frame in page.tables.items()}
+        files[out / page.filename] = page.html.encode("utf-8")
+        # A page and its tables are renamed into place together: never from two builds.
+        atomic_write_files(files)
+        written += files
+        built.append(name)
+    not_built = [n for n in names if n not in built]
+    # Pages built earlier into the same folder stay linked from the index, said as such when
+    # this build was stopped before rebuilding them.
+    entries = []
+    for p in PAGES.values():
+        if p.game in built or (p.game in names and stopped is None):
+            entries.append((p.filename, get_game(p.game).title, p.blurb))
+        elif (out / p.filename).exists():
+            entries.append((p.filename, get_game(p.game).title, p.blurb + (
+                " (from an earlier build: this build was interrupted before rebuilding it)"
+                if p.game in not_built else "")))
+    notice = None
+    if stopped is not None:
+        titles = ", ".join(get_game(n).title for n in not_built)
+        notice = (f"Partial report: the build was interrupted ({stopped}). Not built: "
+                  f"{titles}. " + ("Every page listed below was built completely. " if entries
+                                   else "No page was built. ")
+                  + f"Build the rest with: {report_command(out_dir, not_built, scale, backend)}")
     index = index_page(
         "rumsim balance report", entries,
         intro="Monte Carlo balance analysis of tabletop games: each page states its rules, "
               "policies, seeds, game counts and the command that reproduces it.",
         footer="Every figure carries a 95% interval; tables are also written as CSV beside "
-               "the pages.")
+               "the pages.", notice=notice)
     path = out / INDEX
     atomic_write_text(path, index)
     written.append(path)
+    if stopped is not None:
+        kept = ", ".join(get_game(n).title for n in built) or "no page"
+        exc = Interrupted(f"the report in '{out}' is partial ({stopped}): kept {kept}; not "
+                          f"built: {', '.join(get_game(n).title for n in not_built)}; the "
+                          "index says so")
+        exc.written = written
+        raise exc
     return written
 
 

@@ -29,6 +29,7 @@ figcaption { color: #555; font-size: .88rem; }
 pre { background: #f6f6f6; padding: .6rem .8rem; overflow-x: auto; }
 .note { color: #555; font-size: .9rem; }
 .answer { background: #f3f7fb; border-left: 4px solid #4a7ab5; padding: .6rem 1rem; }
+.partial { background: #fdf3e7; border-left: 4px solid #c0392b; padding: .6rem 1rem; }
 """
 
 Formatter = str | Callable[[object], str]
@@ -127,9 +128,13 @@ def format_cell(value, fmt: Formatter | None = None) -> str:
 
 
 def index_page(title: str, entries: Iterable[tuple[str, str, str]], intro: str = "",
-               footer: str = "") -> str:
-    """An index page linking game pages: ``entries`` are (href, title, one-line blurb)."""
+               footer: str = "", notice: str | None = None) -> str:
+    """An index page linking game pages: ``entries`` are (href, title, one-line blurb).
+
+    ``notice`` is a banner at the top (a partial report says so there)."""
     page = Page(title)
+    if notice:
+        page.blocks.append(f'<p class="partial"><strong>{_esc(notice)}</strong></p>')
     if intro:
         page.paragraph(intro)
     items = "".join(f'<li><a href="{_esc(href)}">{_esc(name)}</a> &mdash; {_esc(blurb)}</li>'
