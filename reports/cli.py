@@ -69,12 +69,32 @@ def build_rules(info, preset: str | None, rules_file: Path | None, rule: list[st
     """Rules from preset, then rules file, then --rule pairs (later ones win)."""
     cls = info.rules_cls
     overrides: dict = {}
-    if preset:
+    if preset is not None:  # '--preset ""' is a mistake, not the defaults
         overrides.update(cls.preset(preset))
     if rules_file is not None:
         overrides.update(cls.read_file(rules_file))
-    overrides.update(cls.from_strings(rule or []))
+    given: dict[str, str] = {}
+    for pair in rule or []:  # one value per option: a second one is a slip, not an override
+        for key, value in cls.from_strings([pair]).items():
+            if key in given and given[key] != value:
+                raise UserError(f"--rule {key} is given twice ({given[key]}, then {value}); "
+                                "give each option once")
+            given[key] = value
+    overrides.update(given)
     return cls.from_overrides(overrides)
+
+
+def seat_policies(info, text: str | None, players: int):
+    """The seats' policies of ``--policy``: one for all seats, or one per seat by commas; an
+    empty name (``--policy ''``, ``'greedy,'``) is refused rather than read as the default."""
+    if text is not None:
+        if not text.strip():
+            raise UserError(f"--policy is empty: name a policy of {info.name} "
+                            f"({', '.join(info.policies)})")
+        if any(not part.strip() for part in text.split(",")):
+            raise UserError(f"--policy '{text}' names an empty seat: give one policy for every "
+                            "seat, or one per seat separated by commas")
+    return info.seat_policies(text, players)
 
 
 def check_format(fmt: str) -> str:
@@ -192,7 +212,7 @@ def play(
     info = get_game(game)
     players = info.check_players(players)
     rules_obj = build_rules(info, preset, rules_file, rule)
-    policies = info.seat_policies(policy, players)
+    policies = seat_policies(info, policy, players)
     lines, record = info.narrate(rules_obj, policies, players, seed, index)
     if as_json:
         echo(json.dumps(_finite(record), indent=2, default=list, allow_nan=False))
@@ -237,7 +257,7 @@ def run(
     info = get_game(game)
     players = info.check_players(players)
     rules_obj = build_rules(info, preset, rules_file, rule)
-    policies = info.seat_policies(policy, players)
+    policies = seat_policies(info, policy, players)
     if out is not None:
         check_output_path(out)  # fail before the work, not after
     results = simulate.run(info, n_games, rules=rules_obj, policies=policies, players=players,
@@ -285,7 +305,7 @@ def thresholds(
     n_slow = parse_count(slow_games, "--slow-games")
     info = get_game("rum-runner")
     rules_obj = build_rules(info, preset, rules_file, rule)
-    split = th.parse_target(target) if target else th.DEFAULT_TARGET
+    split = th.parse_target(target) if target is not None else th.DEFAULT_TARGET
     chosen = [info.policy(p) for p in (policy or ["random", "greedy"])]
     _check_csv_out(out)
     results = {}
@@ -335,8 +355,8 @@ def seats(
     precision: Annotated[float | None, typer.Option(
         "--precision", help="play until the first player's interval half-width is at most "
                             "this (e.g. 0.005); intervals are then anytime-valid")] = None,
-    max_games: Annotated[str, typer.Option("--max-games", help="upper limit for --precision")]
-        = "1e9",
+    max_games: Annotated[str | None, typer.Option(
+        "--max-games", help="upper limit for --precision (default 1e9)")] = None,
     seed: SeedOpt = 0,
     workers: WorkersOpt = None,
     fmt: FormatOpt = "table",
@@ -346,7 +366,13 @@ def seats(
     """First-player / seat advantage: win share per seat with intervals and a verdict."""
     check_format(fmt)
     n_games = parse_count(n) if n is not None else (1 if precision is not None else 100_000)
-    cap = parse_count(max_games, "--max-games")
+    if max_games is not None and precision is None:
+        raise UserError("--max-games is the limit of --precision; without --precision, -n sets "
+                        "how many games are played")
+    cap = parse_count(max_games if max_games is not None else "1e9", "--max-games")
+    if precision is not None and n is not None and n_games > cap:
+        raise UserError(f"-n {n_games:,} (the least --precision plays) is more than --max-games "
+                        f"{cap:,}")
     info = get_game(game)
     counts = player_counts(info, players)
     if any(p < 2 for p in counts):
@@ -361,7 +387,7 @@ def seats(
     rules_obj = build_rules(info, preset, rules_file, rule)
     for p in counts:  # every mistake is reported before the first game is played
         rules_obj.check_players(p)
-        info.seat_policies(policy, p)
+        seat_policies(info, policy, p)
     _check_csv_out(out)
     runs = []
     cut, not_played = None, []
@@ -440,7 +466,7 @@ def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, 
     from analyses import seats as seat_analysis
     from analyses import sequential
 
-    policies = info.seat_policies(policy, players)
+    policies = seat_policies(info, policy, players)
     turn_order = info.extra.get("turn_order")
     plan = None
     stop_when = None
@@ -522,16 +548,14 @@ PRECISION_ALPHA = 0.05  # --precision's intervals are 95% confidence sequences
 def _check_csv_out(out: Path | None) -> None:
     if out is None:
         return
-    if out.suffix.lower() != ".csv":
-        raise UserError(f"--out '{out}' must end in .csv")
-    folder = out.parent if str(out.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"--out '{out}': folder '{out.parent}' does not exist")
-    from simulate.results import probe_writable, shown
+    from simulate.results import checked_folder, probe_writable, shown
 
+    if out.suffix.lower() != ".csv":
+        raise UserError(f"--out '{shown(out)}' must end in .csv")
+    folder = checked_folder(out)
     probe_writable(folder, out.name, f"--out '{shown(out)}'")
     if out.is_dir():
-        raise UserError(f"--out '{out}' is a folder, not a file")
+        raise UserError(f"--out '{shown(out)}' is a folder, not a file")
 
 
 def _finite(obj):
@@ -652,9 +676,9 @@ def variants(
     n_games = parse_count(n)
     info = get_game(game)
     players = info.check_players(players)
-    policies = info.seat_policies(policy, players)
+    policies = seat_policies(info, policy, players)
     cls = info.rules_cls
-    base_overrides = cls.preset(base_preset) if base_preset else {}
+    base_overrides = cls.preset(base_preset) if base_preset is not None else {}
     base_rules = cls.from_overrides(base_overrides)
     chosen: dict[str, object] = {}
     for name in preset_ or []:
@@ -667,8 +691,12 @@ def variants(
     if not chosen:
         raise UserError("name at least one variant: --preset NAME, --rule key=value or "
                         "--variants-file FILE.toml")
+    for name, rules_obj in chosen.items():  # a variant that changes nothing compares nothing
+        if rules_obj == base_rules:
+            raise UserError(f"variant '{name}' has the same rules as the base "
+                            f"({base_rules.describe()}); nothing would be compared")
     _check_csv_out(out)
-    label = f"preset {base_preset}" if base_preset else "the defaults"
+    label = f"preset {base_preset}" if base_preset is not None else "the defaults"
     runs = {"base": (base_rules, label)}
     runs.update({name: (r, r.describe()) for name, r in chosen.items()})
     frames = {}
@@ -802,8 +830,12 @@ def report(
         if missing:
             raise UserError(f"no report page for {', '.join(missing)} yet; "
                             f"pages: {', '.join(PAGES)}")
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out '{out}' exists and is not a folder")
+    if not math.isfinite(scale):
+        raise UserError(f"--scale must be a finite number, not {scale}")
+    if workers is not None:  # refused before the report folder is made
+        from simulate.runner import set_workers
+
+        set_workers(workers)
     written = build_report(out, games=chosen, scale=scale, progress=progress_flag(quiet),
                            workers=workers)
     index = next((p for p in written if Path(p).name == "index.html"), None)
@@ -829,6 +861,9 @@ def bench(
     """Games per second: fast path on 1 thread and all threads, reference path, and the ratio."""
     from simulate import bench as b
 
+    if not math.isfinite(seconds) or seconds > 3600:
+        raise UserError(f"--seconds must be at most 3600 (an hour per measurement), not "
+                        f"{seconds:g}")
     names = [get_game(g).name for g in games_] if games_ else None
     for name in names or GAMES:
         for p in policy or []:
@@ -900,19 +935,35 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Exit as exc:
         return exc.exit_code
     except BrokenPipeError:
-        # `rumsim rules GAME | head -1`: the reader has what it wanted. Point stdout at
-        # /dev/null so that the interpreter's last flush does not complain either.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return _reader_gone()
+    except SystemExit as exc:
+        # Click turns a closed pipe into a silent exit(1); the reader having stopped reading
+        # is not a failure of ours.
+        if isinstance(exc.__context__, BrokenPipeError):
+            return _reader_gone()
+        raise
     except OSError as exc:
         # A fault while writing (a full disk, a vanished folder): one line; an older file of
         # that name is kept, since every file is written beside it and renamed at the end.
-        where = f" {exc.filename}" if getattr(exc, "filename", None) else " the output"
+        from simulate.results import shown
+
+        where = (f" {shown(Path(os.fsdecode(exc.filename)))}" if getattr(exc, "filename", None)
+                 else " the output")
         typer.echo(f"rumsim: error: cannot write{where}: {exc.strerror or exc}", err=True)
         return 1
     except KeyboardInterrupt:
         typer.echo("rumsim: interrupted", err=True)
         return 130
+    return 0
+
+
+def _reader_gone() -> int:
+    """`rumsim rules GAME | head -1`: the reader has what it wanted. Point stdout at /dev/null
+    so that the interpreter's last flush does not complain either; exit quietly with 0."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
     return 0
 
 

@@ -105,16 +105,27 @@ def check_output_path(path: Path) -> str:
     """The format of an output path, or a UserError before any work is done."""
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise UserError(f"--out '{path}' must end in .parquet or .csv")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise UserError(f"--out '{path}': folder '{parent}' does not exist")
+        raise UserError(f"--out '{shown(path)}' must end in .parquet or .csv")
+    parent = checked_folder(path)
     # the longest name written: a CSV's metadata sidecar
     longest = meta_path(path).name if suffix == ".csv" else path.name
     probe_writable(parent, longest, f"--out '{shown(path)}'")  # first: a name too long for
     if path.is_dir():                                     # the file system fails a look-up
-        raise UserError(f"--out '{path}' is a folder, not a file")
+        raise UserError(f"--out '{shown(path)}' is a folder, not a file")
     return suffix
+
+
+def checked_folder(path: Path) -> Path:
+    """The folder an output file goes into, or a UserError: it does not exist, or a part of
+    the path cannot even be looked up (a folder name longer than the file system allows)."""
+    parent = path.parent if str(path.parent) else Path(".")
+    try:
+        exists = parent.is_dir()
+    except OSError as exc:
+        raise UserError(f"--out '{shown(path)}': {exc.strerror or exc}") from None
+    if not exists:
+        raise UserError(f"--out '{shown(path)}': folder '{shown(parent)}' does not exist")
+    return parent
 
 
 def shown(path: Path, limit: int = 100) -> str:
