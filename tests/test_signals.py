@@ -1,0 +1,356 @@
+"""Stop signals (Ctrl-C's SIGINT, a scheduler's SIGTERM) during a command's runs and during its
+saves: exit code 130, what finished kept and marked as partial, older files untouched by a save
+that was stopped at once, and never a temporary file left behind.
+
+Each test calls ``reports.cli.main`` in-process and sends the signal to its own process from
+inside a patched function (a chunk being turned into rows, a file being written), so the
+signal lands exactly where the test says.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+
+import pandas as pd
+import pytest
+
+import simulate
+import simulate.runner as runner
+from reports.cli import main
+from simulate.results import Results, meta_path
+from simulate.signals import deferred
+
+SIGNALS = [signal.SIGINT, signal.SIGTERM]
+IDS = ["SIGINT", "SIGTERM"]
+
+
+def send(sig: int, times: int = 1) -> None:
+    for _ in range(times):
+        os.kill(os.getpid(), sig)
+
+
+def signal_at_chunk(monkeypatch, sig: int, at: int = 1, chunk: int | None = None) -> list[int]:
+    """Send ``sig`` when the ``at``-th chunk of the command has been played (chunks of
+    ``chunk`` games when given); returns the chunk sizes seen."""
+    real = runner.to_frame
+    calls: list[int] = []
+
+    def signalling(block, columns):
+        calls.append(len(block))
+        if len(calls) == at:
+            send(sig)
+        return real(block, columns)
+
+    monkeypatch.setattr(runner, "to_frame", signalling)
+    if chunk is not None:
+        monkeypatch.setattr(runner, "default_chunk", lambda *args: chunk)
+    return calls
+
+
+def leftovers(folder) -> list[str]:
+    """Hidden or temporary files a write could leave behind."""
+    return [p.name for p in folder.rglob("*") if p.name.startswith(".") or
+            p.name.endswith(".tmp")]
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+# ---------------------------------------------------------------- run --out
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+@pytest.mark.parametrize("sig", SIGNALS, ids=IDS)
+def test_a_signal_during_a_run_saves_the_games_that_finished_marked_interrupted(
+        tmp_path, monkeypatch, capsys, sig, suffix):
+    calls = signal_at_chunk(monkeypatch, sig, chunk=100)
+    out = tmp_path / f"rows{suffix}"
+    code, text, err = run_cli(capsys, "run", "rum-runner", "-n", "1000", "--policy", "random",
+                              "-q", "--out", str(out))
+    assert code == 130 and "rumsim: interrupted" in err
+    assert "(partial: its metadata says interrupted)" in err
+    kept = Results.load(out)
+    assert len(kept.frame) == kept.meta["games"] == 100 == calls[0]
+    assert kept.meta["interrupted"] is True and kept.meta["requested"] == 1000
+    assert text.splitlines()[0] == ("PARTIAL: interrupted after 100 of 1,000 games; these "
+                                    "figures are for the games that finished")
+    if suffix == ".csv":  # plain readers read the rows; the sidecar says interrupted
+        assert len(pd.read_csv(out)) == 100
+        assert json.loads(meta_path(out).read_text())["interrupted"] is True
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_a_partial_run_summary_says_so_in_json_and_csv(monkeypatch, capsys, fmt):
+    signal_at_chunk(monkeypatch, signal.SIGINT, chunk=100)
+    code, text, _ = run_cli(capsys, "run", "rum-runner", "-n", "1000", "--policy", "random",
+                            "-q", "--format", fmt)
+    assert code == 130
+    if fmt == "json":
+        data = json.loads(text)
+        assert "interrupted after 100 of 1,000 games" in data["partial"]
+        assert data["meta"]["interrupted"] is True
+    else:
+        frame = pd.read_csv(io.StringIO(text))
+        assert frame.columns[0] == "partial" and frame["partial"].all()
+
+
+def patch_writer(monkeypatch, suffix: str, action) -> None:
+    """Call ``action()`` in the middle of writing the rows of a save (Parquet or CSV)."""
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        real = pq.write_table
+
+        def writer(table, where, *args, **kwargs):
+            with open(where, "wb") as fh:  # half a file on disk when the signal lands
+                fh.write(b"PAR1 half written")
+            action()
+            return real(table, where, *args, **kwargs)
+
+        monkeypatch.setattr(pq, "write_table", writer)
+    else:
+        real = pd.DataFrame.to_csv
+
+        def writer(self, where=None, *args, **kwargs):
+            if hasattr(where, "write"):
+                where.write("score_0,half written\n")
+                where.flush()
+            action()
+            if hasattr(where, "write"):  # the save goes on: start the file again
+                where.seek(0)
+                where.truncate()
+            return real(self, where, *args, **kwargs)
+
+        monkeypatch.setattr(pd.DataFrame, "to_csv", writer)
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+@pytest.mark.parametrize("sig", SIGNALS, ids=IDS)
+def test_a_signal_during_a_save_finishes_the_save_then_exits_130(
+        tmp_path, monkeypatch, capsys, sig, suffix):
+    """Every game finished; the signal lands while the rows are written: the save is what
+    finished work is kept by, so it completes, and the exit code says the command was
+    stopped."""
+    patch_writer(monkeypatch, suffix, lambda: send(sig))
+    out = tmp_path / f"rows{suffix}"
+    code, _, err = run_cli(capsys, "run", "rum-runner", "-n", "300", "--policy", "random",
+                           "-q", "--out", str(out))
+    assert code == 130 and "rumsim: interrupted" in err
+    kept = Results.load(out)
+    assert len(kept.frame) == kept.meta["games"] == 300 and kept.meta["interrupted"] is False
+    pd.testing.assert_frame_equal(
+        kept.frame, simulate.run("rum-runner", 300, policies="random").frame,
+        check_dtype=False)
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+@pytest.mark.parametrize("sig", SIGNALS, ids=IDS)
+def test_a_second_signal_during_the_save_of_a_stopped_run_stops_at_once(
+        tmp_path, monkeypatch, capsys, sig, suffix):
+    """A first signal stops the run; a second while its games are being saved stops at once:
+    the half-written file is removed and an older file of that name is untouched."""
+    out = tmp_path / f"rows{suffix}"
+    simulate.run("rum-runner", 7, policies="greedy", seed=3).save(out)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    signal_at_chunk(monkeypatch, sig, chunk=100)
+    patch_writer(monkeypatch, suffix, lambda: send(sig))
+    code, _, err = run_cli(capsys, "run", "rum-runner", "-n", "1000", "--policy", "random",
+                           "-q", "--out", str(out))
+    assert code == 130 and "interrupted" in err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    old = Results.load(out)
+    assert len(old.frame) == 7 and old.meta["policies"] == ["greedy"]
+    assert leftovers(tmp_path) == []
+
+
+def test_a_signal_while_a_csv_and_its_sidecar_are_renamed_lands_after_both(
+        tmp_path, monkeypatch, capsys):
+    """The renames that make a save visible hold the stop signals: a second signal between
+    the rows' rename and the sidecar's is delivered after both, so the pair is never from two
+    saves."""
+    import simulate.results as results
+
+    out = tmp_path / "rows.csv"
+    simulate.run("rum-runner", 7, policies="greedy", seed=3).save(out)
+    signal_at_chunk(monkeypatch, signal.SIGINT, chunk=100)
+    real = results.os.replace
+    renames = []
+
+    def replace(src, dst):
+        renames.append(dst)
+        if len(renames) == 1:
+            send(signal.SIGINT)  # the second signal of the command, held until both are in place
+        return real(src, dst)
+
+    monkeypatch.setattr(results.os, "replace", replace)
+    code, text, err = run_cli(capsys, "run", "rum-runner", "-n", "1000", "--policy", "random",
+                              "-q", "--out", str(out))
+    assert code == 130 and len(renames) == 2
+    assert text == ""  # stopped at once after the save: no summary printed
+    kept = Results.load(out)
+    assert len(kept.frame) == kept.meta["games"] == 100 and kept.meta["interrupted"] is True
+    assert leftovers(tmp_path) == []
+
+
+def test_deferred_delivers_a_held_signal_after_the_block():
+    seen = []
+    old = signal.signal(signal.SIGTERM, lambda signum, frame: seen.append(signum))
+    try:
+        with deferred():
+            send(signal.SIGTERM)
+            assert seen == []
+        assert seen == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+# ---------------------------------------------------------------- seats, thresholds
+
+
+@pytest.mark.parametrize("sig", SIGNALS, ids=IDS)
+def test_seats_shows_the_counts_that_finished_marked_partial(tmp_path, monkeypatch, capsys,
+                                                             sig):
+    signal_at_chunk(monkeypatch, sig, chunk=50)
+    out = tmp_path / "seats.csv"
+    code, text, err = run_cli(capsys, "seats", "rum-rebellion", "-p", "2..4", "-n", "200", "-q",
+                              "--out", str(out))
+    note = ("interrupted after 50 of 200 games of 2 players; not played: 3 players, 4 players;"
+            " 1 of 3 planned runs shown")
+    assert code == 130 and text.splitlines()[0] == f"PARTIAL: {note}"
+    assert f"partial: {note}" in err and "wrote" in err and "(partial)" in err
+    table = pd.read_csv(out)
+    assert list(table.columns[:2]) == ["partial", "players"]
+    assert table["partial"].all() and set(table["players"]) == {2}
+    assert table.loc[table["table"] == "seats", "wins"].sum() <= 50
+    assert leftovers(tmp_path) == []
+
+
+def test_seats_json_marks_a_partial_answer(monkeypatch, capsys):
+    signal_at_chunk(monkeypatch, signal.SIGTERM, at=2, chunk=50)
+    code, text, _ = run_cli(capsys, "seats", "rum-rebellion", "-n", "200", "-q",
+                            "--format", "json")
+    data = json.loads(text)
+    assert code == 130
+    assert data["partial"]["cut_short"] == {"name": "4 players", "games": 100,
+                                            "requested": 200}
+    assert data["partial"]["not_played"] == [] and data["meta"]["interrupted"] is True
+
+
+@pytest.mark.parametrize("sig", SIGNALS, ids=IDS)
+def test_thresholds_shows_what_finished_marked_partial(tmp_path, monkeypatch, capsys, sig):
+    signal_at_chunk(monkeypatch, sig, chunk=100)
+    out = tmp_path / "bands.csv"
+    code, text, err = run_cli(capsys, "thresholds", "-n", "400", "-q", "--out", str(out))
+    note = ("interrupted after 100 of 400 games of policy random; not played: greedy; 1 of 2 "
+            "planned runs shown")
+    assert code == 130 and text.splitlines()[0] == f"PARTIAL: {note}"
+    assert "random (n=100)" in text and "greedy" not in text.split("\n", 1)[1]
+    table = pd.read_csv(out)
+    assert table.columns[0] == "partial" and table["partial"].all()
+    assert set(table["label"]) == {"random"}
+    runs = table[table["table"] == "runs"]
+    assert runs["games"].tolist() == [100]
+    assert leftovers(tmp_path) == []
+
+
+def test_thresholds_stopped_between_policies_shows_the_finished_one(monkeypatch, capsys):
+    """The signal lands in the last chunk of the first policy: that run is complete, the next
+    is not played, and the JSON says which."""
+    signal_at_chunk(monkeypatch, signal.SIGINT, at=4, chunk=100)
+    code, text, _ = run_cli(capsys, "thresholds", "-n", "400", "-q", "--format", "json")
+    data = json.loads(text)
+    assert code == 130
+    assert data["partial"] == {
+        "note": "interrupted before policy greedy; not played: greedy; 1 of 2 planned runs "
+                "shown", "cut_short": None, "not_played": ["greedy"]}
+    assert [r["games"] for r in data["runs"]] == [400]
+
+
+# ---------------------------------------------------------------- comparisons
+
+
+def test_variants_refuses_to_compare_a_partial_run(monkeypatch, capsys):
+    signal_at_chunk(monkeypatch, signal.SIGINT, at=6, chunk=50)  # 2nd chunk of the variant
+    code, text, err = run_cli(capsys, "variants", "rum-rebellion", "--preset", "short_a",
+                              "-n", "200", "-q")
+    assert code == 130 and text == ""
+    assert err.strip() == (
+        "rumsim: interrupted: variant 'short_a' stopped after 100 of 200 games (1 of 2 runs "
+        "complete before it, 300 games in all); a comparison needs every variant on the same "
+        "games, so nothing was compared")
+
+
+def test_matchup_stopped_between_seats_says_what_was_played(monkeypatch, capsys):
+    signal_at_chunk(monkeypatch, signal.SIGTERM, at=1, chunk=100)
+    code, text, err = run_cli(capsys, "matchup", "rum-rebellion", "--policy", "random", "-n",
+                              "400", "-p", "4", "-q")
+    assert code == 130 and text == ""
+    assert err.strip() == (
+        "rumsim: interrupted: stopped before random in seat 1 (1 of 4 runs played, 100 games);"
+        " a head-to-head needs every seat's games, so nothing was compared")
+
+
+# ---------------------------------------------------------------- report
+
+
+def signal_in_run(monkeypatch, label: str, sig: int = signal.SIGINT) -> None:
+    """Play the report run ``label`` one game a chunk and send ``sig`` after its first game."""
+    real = simulate.run
+
+    def run(*args, **kwargs):
+        if kwargs.get("label") == label:
+            kwargs["chunk_size"] = 1
+            kwargs["on_chunk"] = lambda frame: send(sig)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(simulate, "run", run)
+
+
+def test_a_page_whose_last_run_is_stopped_is_not_written(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "report"
+    signal_in_run(monkeypatch, "rollout (long)", signal.SIGTERM)  # the page's last run
+    code, text, err = run_cli(capsys, "report", "rum-runner", "--scale", "0.002", "-q",
+                              "--out", str(out))
+    assert code == 130
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0] == (
+        f"rumsim: interrupted: the report in '{out}' is partial (run 6 of 6 (rollout (long)) "
+        "of the Rum Runner page stopped after 1 of 2 games): kept no page; not built: Rum "
+        "Runner; the index says so")
+    assert sorted(p.name for p in out.iterdir()) == ["index.html"]
+    index = (out / "index.html").read_text()
+    assert "Partial report" in index and "Not built: Rum Runner" in index
+    assert "rum_runner.html" not in index
+    assert leftovers(tmp_path) == []
+
+
+def test_a_stopped_report_keeps_the_pages_that_finished(tmp_path, monkeypatch, capsys):
+    """Two pages: the first is built, the second's first run is stopped; an older page of the
+    second from an earlier build is untouched and the index says it is from that build."""
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "rum_rebellion.html").write_text("an earlier build's page")
+    signal_in_run(monkeypatch, "standard, 4 players")  # rum-rebellion's first run
+    code, text, err = run_cli(capsys, "report", "rum-runner", "rum-rebellion", "--scale",
+                              "0.002", "-q", "--out", str(out))
+    assert code == 130
+    assert "kept Rum Runner; not built: Rum Rebellion" in err
+    assert len(err.strip().splitlines()) == 1
+    assert (out / "rum_rebellion.html").read_text() == "an earlier build's page"
+    page = (out / "rum_runner.html").read_text()
+    assert "Partial" not in page and "rum_runner_runs.csv" in page
+    assert (out / "rum_runner_runs.csv").exists()
+    index = (out / "index.html").read_text()
+    assert "Partial report" in index and "Not built: Rum Rebellion" in index
+    assert 'href="rum_runner.html"' in index and 'href="rum_rebellion.html"' in index
+    assert "from an earlier build" in index
+    assert leftovers(tmp_path) == []
