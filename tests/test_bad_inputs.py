@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -22,12 +24,30 @@ def files(tmp_path):
         "preset5.toml": "[fast]\npreset = 5\n",
         "presetlist.toml": "[fast]\npreset = [\"long\"]\n",
         "huge_int.toml": "draw_count = 99999999999999999999999\n",
+        "list_for_bool.toml": "flip_after_draw = [1]\n",
+        "unknown_table.toml": "[foo]\nx = 1\n",
+        "short_list.toml": "deck_counts = [1, 2]\n",
+        "string_list.toml": "deck_counts = \"12,12\"\n",
+        "not_a_table.toml": "x = 3\n",
+        "empty.toml": "",
+        "v_unknown.toml": "[v]\nnosuch = 1\n",
+        "v_string.toml": "[v]\nticket_cost = \"six\"\n",
+        "v_big.toml": "[v]\nticket_cost = 99\n",
+        "v_float.toml": "[v]\nticket_cost = 3.5\n",
+        "v_bool.toml": "[v]\nticket_cost = true\n",
+        "a_file.txt": "not a folder\n",
     }
     for name, text in made.items():
         (tmp_path / name).write_text(text)
     (tmp_path / "big.toml").write_bytes(b"# x\n" * 300_000)
+    (tmp_path / "garbage.toml").write_bytes(bytes(range(256)) * 8)  # binary, not UTF-8
+    (tmp_path / "latin1.toml").write_bytes("# r\xe8gle\nticket_cost = 3\n".encode("latin-1"))
     (tmp_path / "folder.toml").mkdir()
+    (tmp_path / "folder.csv").mkdir()
     return tmp_path
+
+
+LONG = "c" * 300  # longer than any file system's name limit
 
 
 # (arguments, words the one stderr line must hold); every case must exit with code 2
@@ -114,7 +134,8 @@ CASES = [
     (["seats", "rum-rebellion", "--power", "0.2"], "--power must be"),
     (["seats", "rum-rebellion", "--precision", "0"], "--precision must be"),
     (["seats", "rum-rebellion", "--precision", "0.6"], "--precision must be"),
-    (["seats", "rum-rebellion", "--max-games", "abc"], "--max-games 'abc' is not a number"),
+    (["seats", "rum-rebellion", "--precision", "0.01", "--max-games", "abc"],
+     "--max-games 'abc' is not a number"),
     (["seats", "rum-and-pirates", "-p", "2..5", "--policy", "greedy,random"],
      "one player count"),
     (["matchup", "rum-rebellion", "--policy", "nosuch"], "unknown policy 'nosuch'"),
@@ -133,6 +154,172 @@ CASES = [
     # a run whose rows would not fit in memory is refused before it starts
     (["seats", "rum-rebellion", "-p", "4", "-n", "1e10"], "of rows in memory"),
     (["thresholds", "-n", "1e10"], "of rows in memory"),
+    # ---- added: every command and option family, each case run and seen to fail first
+    # games / rules / play
+    (["games", "--format", "xml"], "--format must be table, json or csv, not 'xml'"),
+    (["games", "extra"], "unexpected extra argument"),
+    (["rules", "rum-runner", "--format", "yaml"], "--format must be"),
+    (["rules", ""], "unknown game ''"),
+    (["play", "rum-runner", "--game-index", "-1"], "--game-index"),
+    (["play", "rum-runner", "--game-index", "1e3"], "--game-index"),
+    (["play", "rum-runner", "--preset", "lnog"], "(did you mean 'long'?)"),
+    (["play", "rum-runner", "--rule", "draw_count=abc"], "expected int 1..16"),
+    (["play", "montego-bay", "-p", "5..2"], "--players"),
+    (["play", "rum-runner", "--rules-file", "{tmp}/garbage.toml"], "cannot be read"),
+    # counts
+    (["run", "rum-runner", "-n", "1e99"], "is more than 1e+10"),
+    (["run", "rum-runner", "-n", "1e3.5"], "'1e3.5' is not a number"),
+    (["run", "rum-runner", "-n", "abc"], "'abc' is not a number"),
+    (["run", "rum-runner", "-n", ""], "game count '' is not a number"),
+    (["run", "rum-runner", "-n", "nan"], "is not a finite number"),
+    (["run", "rum-runner", "-n", "10", "--chunk-size", "0"], "chunk size must be at least 1"),
+    (["run", "rum-runner", "-n", "10", "--chunk-size", "abc"], "chunk size 'abc'"),
+    (["thresholds", "-n", "0"], "at least 1"),
+    (["thresholds", "--slow-games", "-5"], "--slow-games must be at least 1"),
+    (["thresholds", "--slow-games", "1e11"], "--slow-games '1e11' is more than"),
+    (["variants", "rum-rebellion", "--preset", "short_a", "-n", "abc"], "'abc' is not a number"),
+    (["matchup", "rum-rebellion", "--policy", "random", "-n", "0"], "at least 1"),
+    # players
+    (["run", "rum-runner", "-n", "10", "-p", "0"], "1-player game"),
+    (["run", "motines", "-n", "10", "-p", "-3"], "3-5 players, not -3"),
+    (["run", "montego-bay", "-n", "10", "-p", "2.5"], "--players"),
+    (["seats", "rum-rebellion", "-p", "2.."], "not a player count"),
+    (["seats", "rum-rebellion", "-p", "x"], "not a player count"),
+    (["seats", "rum-rebellion", "-p", "5..2"], "names no player count"),
+    (["seats", "rum-rebellion", "-p", ""], "names no player count"),
+    (["seats", "rum-rebellion", "-p", "2..99"], "2-6 players, not 7"),
+    (["seats", "rum-rebellion", "-p", "2,x"], "not a player count"),
+    (["seats", "rum-runner"], "solo game"),
+    (["matchup", "rum-runner", "--policy", "random"], "solo game"),
+    (["matchup", "rum-rebellion", "--policy", "random", "-p", "9"], "2-6 players, not 9"),
+    (["variants", "rum-rebellion", "--preset", "short_a", "-p", "1"], "2-6 players, not 1"),
+    (["bench", "rum-runner", "-p", "3"], "1-player game"),
+    # seeds and workers
+    (["run", "rum-runner", "-n", "10", "--seed", "1.5"], "--seed"),
+    (["run", "rum-runner", "-n", "10", "--seed", str(2**63)], "--seed"),
+    (["run", "rum-runner", "-n", "10", "--seed", ""], "--seed"),
+    (["run", "rum-runner", "-n", "10", "--workers", "1000000000000"], "--workers must be"),
+    (["run", "rum-runner", "-n", "10", "--workers", "x"], "--workers"),
+    (["seats", "rum-rebellion", "-n", "10", "--workers", "0"], "--workers must be"),
+    (["variants", "rum-rebellion", "--preset", "short_a", "-n", "10", "--workers", "0"],
+     "--workers must be"),
+    (["report", "rum-runner", "--workers", "-1", "--out", "{tmp}/r"], "--workers must be"),
+    # precision, margin, power, scale, seconds
+    (["seats", "rum-rebellion", "--margin", "nan"], "--margin must be"),
+    (["seats", "rum-rebellion", "--margin", "inf"], "--margin must be"),
+    (["seats", "rum-rebellion", "--margin", "0.5"], "--margin must be"),
+    (["seats", "rum-rebellion", "--power", "nan"], "--power must be"),
+    (["seats", "rum-rebellion", "--power", "-1"], "--power must be"),
+    (["seats", "rum-rebellion", "--precision", "nan"], "--precision must be"),
+    (["seats", "rum-rebellion", "--precision", "-0.01"], "--precision must be"),
+    (["seats", "rum-rebellion", "--precision", "0.001", "--max-games", "1000"],
+     "more than --max-games 1,000"),
+    (["seats", "rum-rebellion", "--max-games", "0", "--precision", "0.01"],
+     "--max-games must be at least 1"),
+    (["report", "rum-runner", "--scale", "nan", "--out", "{tmp}/r"], "--scale"),
+    (["report", "rum-runner", "--scale", "inf", "--out", "{tmp}/r"],
+     "--scale must be a finite number"),
+    (["report", "rum-runner", "--scale", "1e9", "--out", "{tmp}/r", "-q"], "of rows in memory"),
+    (["bench", "--seconds", "0"], "--seconds"),
+    (["bench", "--seconds", "nan"], "--seconds"),
+    (["bench", "rum-runner", "--seconds", "inf"], "--seconds must be at most 3600"),
+    (["bench", "--seconds", "1e12"], "--seconds must be at most 3600"),
+    (["bench", "--repeats", "0"], "--repeats"),
+    # names (with suggestions), rule values, policy parameters
+    (["run", "RUM-RUNER", "-n", "10"], "(did you mean 'rum-runner'?)"),
+    (["run", "rum-runner", "-n", "10", "--preset", ""], "unknown preset ''"),
+    (["variants", "rum-rebellion", "--preset", "short_a", "--base-preset", ""],
+     "unknown preset ''"),
+    (["variants", "rum-rebellion", "--base-preset", "nosuch", "--preset", "short_a"],
+     "unknown preset 'nosuch'"),
+    (["variants", "rum-rebellion", "--rule", "nosuch=1"], "unknown rule 'nosuch'"),
+    (["thresholds", "--preset", "nosuch"], "unknown preset 'nosuch'"),
+    (["bench", "rum-runner", "--policy", "nosuch"], "unknown policy 'nosuch'"),
+    (["bench", "rum-runner", "--json", "--policy", ""], "unknown policy ''"),
+    (["run", "rum-runner", "-n", "10", "--backend", ""], "backend must be one of"),
+    (["run", "rum-runner", "-n", "10", "--rule", "flip_after_draw=maybe"], "expected true|false"),
+    (["run", "motines", "-n", "10", "--rule", "deck_counts=1,2"], "list of 5 integers"),
+    (["run", "motines", "-n", "10", "--rule", "deck_counts=a,b,c,d,e"], "list of 5 integers"),
+    (["run", "rum-runner", "-n", "10", "--rule", "draw_count=3", "--rule", "draw_count=4"],
+     "--rule draw_count is given twice"),
+    (["run", "rum-runner", "-n", "10", "--policy", "greedy:draw_threshold=1e400"],
+     "is not a finite number"),
+    (["run", "rum-runner", "-n", "10", "--policy", "greedy:draw_threshold"], "needs key=value"),
+    (["run", "rum-runner", "-n", "10", "--policy", "greedy:nosuch=3"], "has no parameter"),
+    (["run", "rum-runner", "-n", "10", "--policy", ""], "--policy is empty"),
+    (["run", "rum-runner", "-n", "10", "--policy", "greedy,"], "names an empty seat"),
+    (["seats", "rum-rebellion", "--policy", "random,,random"], "names an empty seat"),
+    (["run", "rum-and-pirates", "-n", "10", "--policy", "rollout:samples=1e9"], "out of range"),
+    (["matchup", "rum-and-pirates", "--policy", "rollout:samples=-1"], "out of range"),
+    (["matchup", "rum-rebellion", "--policy", "random", "--field", "random,threshold"],
+     "unknown policy 'random,threshold'"),
+    (["thresholds", "-n", "10", "--policy", "greedy:draw_threshold=nan"],
+     "is not a finite number"),
+    (["thresholds", "--policy", "greedy,random"], "unknown policy 'greedy,random'"),
+    (["thresholds", "--target", "nan,20,20,20,20,20"], "target split needs 6"),
+    (["thresholds", "--target", "40,25,15,10,6,4,0"], "(7 numbers"),
+    (["thresholds", "--target", ""], "target split needs 6"),
+    # rules and variants files: missing, binary, invalid UTF-8, wrong types, wrong shapes
+    (["run", "rum-runner", "-n", "10", "--rules-file", "{tmp}/missing.toml"], "does not exist"),
+    (["run", "rum-runner", "-n", "10", "--rules-file", "{tmp}/garbage.toml"], "cannot be read"),
+    (["run", "rum-rebellion", "-n", "10", "--rules-file", "{tmp}/latin1.toml"],
+     "cannot be read"),
+    (["run", "rum-runner", "-n", "10", "--rules-file", "{tmp}/list_for_bool.toml"],
+     "expected true|false"),
+    (["run", "rum-runner", "-n", "10", "--rules-file", "{tmp}/unknown_table.toml"],
+     "unknown rule 'foo'"),
+    (["run", "motines", "-n", "10", "--rules-file", "{tmp}/short_list.toml"],
+     "list of 5 integers"),
+    (["run", "motines", "-n", "10", "--rules-file", "{tmp}/string_list.toml"],
+     "list of 5 integers"),
+    (["run", "rum-runner", "-n", "10", "--rules-file", ""], "is a folder"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/missing.toml"], "does not exist"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/garbage.toml"], "cannot be read"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/folder.toml"], "is a folder"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/not_a_table.toml"],
+     "'x' must be a table"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/empty.toml"], "names no variants"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/v_unknown.toml"],
+     "unknown rule 'nosuch'"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/v_string.toml"],
+     "ticket_cost='six' is not allowed"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/v_big.toml"],
+     "ticket_cost=99 is not allowed"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/v_float.toml"],
+     "ticket_cost=3.5 is not allowed"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/v_bool.toml"],
+     "ticket_cost=True is not allowed"),
+    # output paths: a missing folder, a folder, a wrong suffix, a name too long, /proc
+    (["run", "rum-runner", "-n", "10", "--out", "{tmp}/folder.csv"], "is a folder, not a file"),
+    (["run", "rum-runner", "-n", "10", "--out", ""], "must end in .parquet or .csv"),
+    (["run", "rum-runner", "-n", "10", "--format", "csv", "--out", "{tmp}/x.txt"],
+     "must end in .parquet or .csv"),
+    (["run", "rum-runner", "-n", "10", "--out", "/proc/x.csv"], "cannot write in '/proc'"),
+    (["run", "rum-runner", "-n", "10", "--out", "{tmp}/" + LONG + "/x.csv"],
+     "File name too long"),
+    (["seats", "rum-rebellion", "--out", "{tmp}/" + LONG + "/x.csv"], "File name too long"),
+    (["report", "rum-runner", "--out", "{tmp}/" + LONG], "cannot make the folder"),
+    (["report", "--out", "{tmp}/a_file.txt"], "exists and is not a folder"),
+    (["seats", "rum-rebellion", "--out", "{tmp}/nofolder/s.csv"], "does not exist"),
+    (["thresholds", "--out", "{tmp}/x.parquet"], "must end in .csv"),
+    (["thresholds", "--out", "/proc/x.csv"], "cannot write in '/proc'"),
+    (["variants", "rum-rebellion", "--preset", "short_a", "--out", "{tmp}/v.txt"],
+     "must end in .csv"),
+    (["variants", "rum-rebellion", "--preset", "short_a", "--out", "/proc/x.csv"],
+     "cannot write in '/proc'"),
+    (["matchup", "rum-rebellion", "--policy", "random", "--out", "{tmp}/folder.csv"],
+     "is a folder"),
+    # conflicting options
+    (["seats", "rum-rebellion", "--format", "csv", "--out", "{tmp}/s.parquet"],
+     "must end in .csv"),
+    (["seats", "rum-rebellion", "--precision", "0.01", "-n", "1e6", "--max-games", "1e5"],
+     "is more than --max-games 100,000"),
+    (["seats", "rum-rebellion", "-n", "1e6", "--max-games", "1000"],
+     "--max-games is the limit of --precision"),
+    (["variants", "rum-rebellion", "--preset", "short_a", "--base-preset", "short_a"],
+     "has the same rules as the base"),
+    (["variants", "rum-rebellion", "--rule", "ticket_cost=6"], "has the same rules as the base"),
+    (["matchup", "rum-rebellion"], "Missing option '--policy'"),
 ]
 
 
@@ -168,9 +355,6 @@ def test_json_never_holds_nan(capsys):
 
 def test_output_that_cannot_be_written_is_one_line():
     """stdout on a full device: one line on stderr, exit code 1 (a fault, not a mistake)."""
-    import subprocess
-    import sys
-
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full here")
     with open("/dev/full", "w") as full:
@@ -178,3 +362,35 @@ def test_output_that_cannot_be_written_is_one_line():
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
     assert done.returncode == 1 and "cannot write the output" in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+RUMSIM = os.path.join(os.path.dirname(sys.executable), "rumsim")
+
+
+@pytest.mark.parametrize("command", ["rules rum-runner", "play rum-runner",
+                                     "rules motines --format json"])
+def test_a_closed_pipe_exits_quietly(command):
+    """`rumsim rules GAME | head -1`: the reader stopped reading; exit 0, nothing on stderr
+    (Click turns the broken pipe into a silent exit 1 unless main catches it)."""
+    if not os.path.exists(RUMSIM):
+        pytest.skip("the rumsim script is not installed beside this Python")
+    done = subprocess.run(["bash", "-c", f"set -o pipefail; '{RUMSIM}' {command} | head -1"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert len(done.stdout.splitlines()) == 1
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "ascii"])
+def test_a_console_that_cannot_show_every_character(encoding):
+    """A cp1252 or ASCII console: the narration's suits and dashes become '?' (or Click's
+    UTF-8), never a traceback; a mistake with such a character is still one line."""
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    done = subprocess.run([sys.executable, "-m", "reports.cli", "play", "rum-runner"],
+                          capture_output=True, env=env, timeout=300)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    assert len(done.stdout.splitlines()) > 5
+    bad = subprocess.run([sys.executable, "-m", "reports.cli", "run", "r\u00fcm-runner"],
+                         capture_output=True, env=env, timeout=300)
+    err = bad.stderr.decode("utf-8", "replace")
+    assert bad.returncode == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "unknown game" in err
