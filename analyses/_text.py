@@ -23,6 +23,7 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], gap: int =
 
 
 def zero_share(n: int) -> str:
-    """A share with no event in ``n`` trials, as the rule of three reads it: the true share is
-    at most 3/n with 95% confidence (Hanley and Lippman-Hand 1983), never a certain 0."""
-    return f"0 of {n:,} (<= {3 / n:.2%} by the rule of three)"
+    """A share with no event in ``n`` trials, never a certain 0: its exact one-sided 95% upper
+    bound 1 - 0.05^(1/n), which the rule of three approximates as 3/n (Hanley and
+    Lippman-Hand 1983)."""
+    return f"0 of {n:,} (<= {1 - 0.05 ** (1 / n):.2%} by the rule of three)"

@@ -58,6 +58,7 @@ class Metric:
     statistic: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
     unit: str = ""                               # "" | "%" (shares) | "pp" (edges)
     source: str = ""                             # metrics of one source share their values
+    offset: float = 0.0                          # added to the base and variant values shown
 
 
 def metrics_for(frame: pd.DataFrame, players: int) -> list[Metric]:
@@ -81,8 +82,10 @@ def metrics_for(frame: pd.DataFrame, players: int) -> list[Metric]:
             break
     if players >= 2 and all(f"win_{s}" in frame for s in range(players)):
         fair = 1.0 / players
+        # Compared as seat 0's win share (so 0/1 wins get the paired score interval), shown
+        # less the fair share.
         out.append(Metric("first_player_edge", "first player's edge (win_0 - 1/P)", "mean",
-                          lambda f, fair=fair: f["win_0"].to_numpy(dtype=float) - fair, unit="pp"))
+                          _col("win_0"), unit="pp", offset=-fair))
         out += [Metric(f"win_{s}", f"seat {s} win share", "mean", _col(f"win_{s}"), unit="%")
                 for s in range(players)]
     elif "win_0" in frame:
@@ -116,7 +119,8 @@ def weighted_quantile(x: np.ndarray, w: np.ndarray, q: float):
     # round(): 0.9 * 10 is 9.000000000000002 in floating point, which would skip the 9th value
     target = np.round(q * cum[:, -1:], 9)
     k = np.minimum((cum < target).sum(axis=1), support.size - 1)
-    out = support[k].astype(float)
+    # a resample that drew no game at all (all weights 0) has no quantile
+    out = np.where(cum[:, -1] > 0, support[k].astype(float), np.nan)
     return float(out[0]) if np.ndim(w) == 1 else out
 
 
@@ -127,11 +131,13 @@ def weighted_midquantile(x: np.ndarray, w: np.ndarray, q: float):
     stays at 25 while a third of the games lose a round has a mid-median that falls)."""
     support, hist = _counts(np.asarray(x), w)
     cum = np.cumsum(hist, axis=1)
-    mid = (cum - hist / 2) / cum[:, -1:]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mid = (cum - hist / 2) / cum[:, -1:]
     out = np.empty(hist.shape[0])
     for j in range(hist.shape[0]):
         seen = hist[j] > 0
-        out[j] = np.interp(q, mid[j, seen], support[seen])
+        # a resample that drew no game at all (all weights 0) has no mid-quantile
+        out[j] = np.interp(q, mid[j, seen], support[seen]) if seen.any() else np.nan
     return float(out[0]) if np.ndim(w) == 1 else out
 
 
@@ -313,6 +319,8 @@ def compare(base: pd.DataFrame, variants: Mapping[str, pd.DataFrame], players: i
                 row = _paired_delta(metric, base, frame, z)
             else:
                 row = boot[(name, metric.name)]
+            row = {**row, "base": row["base"] + metric.offset,
+                   "value": row["value"] + metric.offset}
             rows.append({"variant": name, "rules": (rules_text or {}).get(name, name),
                          "metric": metric.name, "label": metric.label, "unit": metric.unit,
                          "kind": metric.kind, **row})
@@ -379,7 +387,8 @@ def _paired_bootstrap(metrics: list[Metric], base: pd.DataFrame,
             for m in group:
                 b0, v0 = m.statistic(_flat(ux), cx), m.statistic(_flat(uy), cy)
                 low, high, p = bootstrap_interval_and_p(paired[m.name], alpha)
-                var_p, var_i = float(paired[m.name].var(ddof=1)), float(indep[m.name].var(ddof=1))
+                var_p, var_i = (float(np.nanvar(r, ddof=1)) if np.isfinite(r).sum() > 1
+                                else math.nan for r in (paired[m.name], indep[m.name]))
                 vrf = var_i / var_p if var_p > 0 else (math.inf if var_i > 0 else math.nan)
                 out[(v, m.name)] = {"base": b0, "value": v0, "diff": v0 - b0, "low": low,
                                     "high": high, "p": p, "vrf": vrf}
@@ -423,8 +432,12 @@ def bootstrap_interval_and_p(reps: np.ndarray, alpha: float) -> tuple[float, flo
     k = ceil(alpha * B / 2) - 1; then p < alpha exactly when the interval excludes 0. For an
     integer statistic (a median of game lengths) replicates at exactly 0 count on both sides,
     so a difference of 0 is never 'significant'."""
-    x = np.sort(np.asarray(reps, dtype=float))
+    x = np.asarray(reps, dtype=float)
+    # A resample that drew no game (possible only for a handful of games) is not a sample.
+    x = np.sort(x[np.isfinite(x)])
     b = x.size
+    if b == 0:
+        return math.nan, math.nan, math.nan
     k = max(0, math.ceil(alpha * b / 2) - 1)
     low, high = float(x[k]), float(x[b - 1 - k])
     below, above = int(np.count_nonzero(x <= 0)), int(np.count_nonzero(x >= 0))

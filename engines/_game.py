@@ -231,8 +231,14 @@ class GameInfo:
 
     def seat_policies(self, text: str | None, players: int) -> tuple[Policy, ...]:
         """One policy for all seats ('greedy') or one per seat ('greedy,random,random')."""
-        text = text or self.default_policy
-        parts = [p for p in text.split(",") if p.strip()]
+        text = self.default_policy if text is None else text
+        parts = text.split(",")
+        if not text.strip():
+            raise RulesError(f"--policy is empty: name a policy of {self.name} "
+                             f"({', '.join(self.policies)})")
+        if any(not p.strip() for p in parts):
+            raise RulesError(f"--policy '{text}' names an empty seat: give one policy for every "
+                             "seat, or one per seat separated by commas")
         if len(parts) == 1:
             parts = parts * players
         if len(parts) != players:

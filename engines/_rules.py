@@ -201,6 +201,12 @@ def _to_int(raw: Any) -> int | None:
 MAX_TOML_BYTES = 1 << 20  # a rules or variants file is a few lines; this is no such file
 
 
+def shown(path: str | Path, limit: int = 100) -> str:
+    """A path as an error line shows it: whole, or its start and end when it is very long."""
+    text = str(path)
+    return text if len(text) <= limit else f"{text[:limit - 35]}...{text[-30:]}"
+
+
 def read_toml(path: str | Path, what: str) -> dict[str, Any]:
     """A TOML file's contents, or a RulesError naming the file and what is wrong with it."""
     path = Path(path)
@@ -208,19 +214,23 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_TOML_BYTES + 1)  # never more: the path may be /dev/zero
         if len(raw) > MAX_TOML_BYTES:
-            raise RulesError(f"{what} '{path}' is larger than {MAX_TOML_BYTES >> 20} MB; a "
+            raise RulesError(f"{what} '{shown(path)}' is larger than {MAX_TOML_BYTES >> 20} MB; a "
                              f"{what} is a few lines of TOML")
-        return tomllib.loads(raw.decode("utf-8"))
+        # utf-8-sig: an editor that writes a byte-order mark still writes a rules file
+        return tomllib.loads(raw.decode("utf-8-sig"))
     except FileNotFoundError:
-        raise RulesError(f"{what} '{path}' does not exist") from None
+        raise RulesError(f"{what} '{shown(path)}' does not exist") from None
     except IsADirectoryError:
-        raise RulesError(f"{what} '{path}' is a folder, not a file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError(f"{what} '{path}' cannot be read: {_short(exc)}") from None
+        raise RulesError(f"{what} '{shown(path)}' is a folder, not a file") from None
+    except UnicodeDecodeError as exc:
+        raise RulesError(f"{what} '{shown(path)}' cannot be read: {_short(exc)}") from None
+    except OSError as exc:  # its message repeats the path: say only what went wrong
+        raise RulesError(f"{what} '{shown(path)}' cannot be read: {exc.strerror or _short(exc)}") \
+            from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{what} '{path}' is not valid TOML: {_short(exc)}") from None
+        raise RulesError(f"{what} '{shown(path)}' is not valid TOML: {_short(exc)}") from None
     except RecursionError:
-        raise RulesError(f"{what} '{path}' is nested too deeply to be a {what}") from None
+        raise RulesError(f"{what} '{shown(path)}' is nested too deeply to be a {what}") from None
 
 
 def _short(exc: Exception, limit: int = 200) -> str:

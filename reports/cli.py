@@ -84,19 +84,6 @@ def build_rules(info, preset: str | None, rules_file: Path | None, rule: list[st
     return cls.from_overrides(overrides)
 
 
-def seat_policies(info, text: str | None, players: int):
-    """The seats' policies of ``--policy``: one for all seats, or one per seat by commas; an
-    empty name (``--policy ''``, ``'greedy,'``) is refused rather than read as the default."""
-    if text is not None:
-        if not text.strip():
-            raise UserError(f"--policy is empty: name a policy of {info.name} "
-                            f"({', '.join(info.policies)})")
-        if any(not part.strip() for part in text.split(",")):
-            raise UserError(f"--policy '{text}' names an empty seat: give one policy for every "
-                            "seat, or one per seat separated by commas")
-    return info.seat_policies(text, players)
-
-
 def check_format(fmt: str) -> str:
     if fmt not in FORMATS:
         raise UserError(f"--format must be table, json or csv, not '{fmt}'")
@@ -212,7 +199,7 @@ def play(
     info = get_game(game)
     players = info.check_players(players)
     rules_obj = build_rules(info, preset, rules_file, rule)
-    policies = seat_policies(info, policy, players)
+    policies = info.seat_policies(policy, players)
     lines, record = info.narrate(rules_obj, policies, players, seed, index)
     if as_json:
         echo(json.dumps(_finite(record), indent=2, default=list, allow_nan=False))
@@ -257,7 +244,7 @@ def run(
     info = get_game(game)
     players = info.check_players(players)
     rules_obj = build_rules(info, preset, rules_file, rule)
-    policies = seat_policies(info, policy, players)
+    policies = info.seat_policies(policy, players)
     if out is not None:
         check_output_path(out)  # fail before the work, not after
     results = simulate.run(info, n_games, rules=rules_obj, policies=policies, players=players,
@@ -387,7 +374,7 @@ def seats(
     rules_obj = build_rules(info, preset, rules_file, rule)
     for p in counts:  # every mistake is reported before the first game is played
         rules_obj.check_players(p)
-        seat_policies(info, policy, p)
+        info.seat_policies(policy, p)
     _check_csv_out(out)
     runs = []
     cut, not_played = None, []
@@ -466,7 +453,7 @@ def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, 
     from analyses import seats as seat_analysis
     from analyses import sequential
 
-    policies = seat_policies(info, policy, players)
+    policies = info.seat_policies(policy, players)
     turn_order = info.extra.get("turn_order")
     plan = None
     stop_when = None
@@ -676,7 +663,7 @@ def variants(
     n_games = parse_count(n)
     info = get_game(game)
     players = info.check_players(players)
-    policies = seat_policies(info, policy, players)
+    policies = info.seat_policies(policy, players)
     cls = info.rules_cls
     base_overrides = cls.preset(base_preset) if base_preset is not None else {}
     base_rules = cls.from_overrides(base_overrides)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from engines._rules import shown
 from simulate.errors import UserError
 from simulate.signals import deferred
 
@@ -126,12 +127,6 @@ def checked_folder(path: Path) -> Path:
     if not exists:
         raise UserError(f"--out '{shown(path)}': folder '{shown(parent)}' does not exist")
     return parent
-
-
-def shown(path: Path, limit: int = 100) -> str:
-    """A path as an error line shows it: whole, or its start and end when it is very long."""
-    text = str(path)
-    return text if len(text) <= limit else f"{text[:limit - 35]}...{text[-30:]}"
 
 
 def probe_writable(folder: Path, name: str, what: str) -> None:

@@ -75,6 +75,8 @@ CASES = [
     (["run", "rum-runner", "-n", "10", "--rules-file", "{tmp}/big.toml"], "larger than 1 MB"),
     (["run", "rum-runner", "-n", "10", "--rules-file", "/dev/zero"], "larger than 1 MB"),
     (["run", "rum-runner", "-n", "10", "--rules-file", "{tmp}/folder.toml"], "is a folder"),
+    (["run", "rum-runner", "-n", "10", "--rules-file", "{tmp}/" + "r" * 300 + ".toml"],
+     "cannot be read: File name too long"),
     (["run", "rum-runner", "-n", "10", "--rules-file", "{tmp}/huge_int.toml"],
      "is not allowed"),
     (["variants", "rum-rebellion", "-n", "10", "--variants-file", "{tmp}/preset5.toml"],
@@ -394,3 +396,19 @@ def test_a_console_that_cannot_show_every_character(encoding):
     err = bad.stderr.decode("utf-8", "replace")
     assert bad.returncode == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert "unknown game" in err
+
+
+def test_a_rules_file_with_a_byte_order_mark_is_read(tmp_path, capsys):
+    """Some editors start a UTF-8 file with a byte-order mark; it is still a rules file."""
+    path = tmp_path / "bom.toml"
+    path.write_bytes("\ufeffflip_after_draw = false\n".encode("utf-8"))
+    assert main(["run", "rum-runner", "-n", "20", "-q", "--rules-file", str(path)]) == 0
+    assert "flip_after_draw" not in capsys.readouterr().err
+
+
+def test_python_callers_get_the_empty_seat_refusal_too():
+    from engines import get_game
+    from engines._rules import RulesError
+
+    with pytest.raises(RulesError, match="names an empty seat"):
+        get_game("rum-rebellion").seat_policies("threshold,", 2)
