@@ -386,7 +386,7 @@ def _method_text(confidence: float, players: int, sequential_mode: bool,
 
 def equal_share_tests(answer: SeatAnswer, label: str = "") -> dict[str, float]:
     """The equal-shares tests an answer shows (its own, then each view's): name -> p."""
-    out = {f"{label}{answer.unit}": answer.p_value}
+    out = {f"{label}{answer.about}": answer.p_value}
     for name, (_, _, p) in answer.view_tests.items():
         out[f"{label}{name}"] = p
     return out

@@ -398,6 +398,7 @@ def seats(
     planned, counts = counts, counts[:len(runs)]
     import io
 
+    import numpy as np
     import pandas as pd
 
     # One tidy table: each answer's rows, with its player count in front when there are several
@@ -417,10 +418,26 @@ def seats(
     if several:
         data = {"by_players": [d for _, d, _ in runs]}
 
-        def text() -> str:
+        def answer_text() -> str:
             return "\n\n".join(t() for _, _, t in runs)
     else:
-        _, data, text = runs[0]
+        _, data, answer_text = runs[0]
+    # Several equal-shares tests in one output (turn order, a seat view, seat; several player
+    # counts): each p is also shown Holm-adjusted over all of them.
+    from analyses.seats import equal_share_tests, multiplicity_line
+    from analyses.stats import holm
+
+    tests = {}
+    for p, (answers, _, _) in zip(counts, runs, strict=True):
+        for a in answers:
+            tests.update(equal_share_tests(a, f"{p} players, " if several else ""))
+    text = answer_text
+    if len(tests) > 1:
+        data = {**data, "holm_p": dict(zip(tests, holm(np.array(list(tests.values()))).tolist(),
+                                           strict=True))}
+
+        def text() -> str:
+            return answer_text() + "\n\n" + multiplicity_line(tests)
     _emit_answer(out, fmt, csv_text, data, text, partial)
 
 

@@ -301,3 +301,16 @@ def test_seats_csv_is_one_tidy_table_when_a_game_gives_two_answers(capsys, tmp_p
     assert list(table.columns[:2]) == ["answer", "seat"]
     assert table.groupby(["answer", "table"]).size().to_dict() == {
         ("place", "seats"): 3, ("seat", "seats"): 3, ("seat", "first rail position"): 5}
+
+
+def test_seats_adjusts_every_equal_shares_test_it_shows(capsys):
+    """Montego Bay's answer shows three tests (rail order place, seat, first rail position):
+    one line gives each Holm-adjusted over all three, and the JSON carries them."""
+    assert main(["seats", "montego-bay", "-p", "3", "-n", "600", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "Multiplicity: the 3 equal-shares tests above, Holm-adjusted" in out
+    assert "rail order place p" in out and "first rail position p" in out
+    assert main(["seats", "rum-rebellion", "-p", "2..3", "-n", "600", "-q", "--format",
+                 "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["holm_p"]) == {"2 players, seat", "3 players, seat"}

@@ -326,4 +326,4 @@ def test_several_equal_share_tests_are_adjusted_together():
     winner = rng.integers(0, 3, n)
     frame = pd.DataFrame({f"win_{s}": (winner == s).astype(float) for s in range(3)})
     answer = seat_advantage(frame, 3)
-    assert equal_share_tests(answer, "3 players ") == {"3 players seat": answer.p_value}
+    assert equal_share_tests(answer, "3 players, ") == {"3 players, seat": answer.p_value}
