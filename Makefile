@@ -26,9 +26,11 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/rumsim bench
 
-# Coverage of every interval and error rate of every verdict, 1,000 replications a case.
+# Coverage of every interval and error rate of every verdict, 1,000 replications a case;
+# then the rules fuzzing of every game with many more (and fresh) examples than make test.
 validate: $(STAMP)
 	$(BIN)/python -m analyses.validation --reps 1000 --out validation.csv
+	HYPOTHESIS_PROFILE=validate $(BIN)/python -m pytest tests/test_fuzz_rules.py
 
 # Rewrite tests/golden/*.txt from the command on each file's first line (after an intended change).
 golden: $(STAMP)
