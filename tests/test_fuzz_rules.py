@@ -79,12 +79,15 @@ MOST_REFUSED = 0.5  # a game may refuse at most this share of the draws
 # for such rules (and counts it: "known bug: <name>"), every other check still runs;
 # test_known_bug_still_reproduces runs the reproducer as a strict xfail, so a fix makes it
 # fail until the entry is removed.
-KNOWN_BUGS = [
-    ("rum-and-pirates-supplies-bound-under-best_per_kind", "rum-and-pirates", "checking",
-     # Table.check asserts vp["supplies"] <= 14, the most distinct_numbers scoring can give
-     # (2+3+4+5); under supply_scoring=best_per_kind a player scores up to 5 x 5 = 25 (game 3
-     # below: vp_supplies 5 and 17). The game itself is right (both paths agree).
-     lambda rules: rules.supply_scoring == "best_per_kind",
+# Bugs the fuzz found and that are not fixed yet: (name, game, check, rules it needs, draw).
+# Each is replayed as a strict xfail, so a fix shows up as a failure until its entry goes.
+KNOWN_BUGS: list = []
+
+# Draws that found bugs now fixed, replayed as ordinary tests.
+FIXED_BUGS = [
+    # Rum & Pirates' Table.check asserted vp["supplies"] <= 14 (2+3+4+5, distinct_numbers);
+    # under supply_scoring=best_per_kind a player scores up to 5 kinds x 5 = 25.
+    ("rum-and-pirates-supplies-bound-under-best_per_kind", "rum-and-pirates",
      {"rules": {"supply_scoring": "best_per_kind"}, "preset": None, "players": 2,
       "policies": "random,greedy", "seed": 1, "first_game": 1}),
 ]
@@ -197,6 +200,14 @@ def test_fuzz_rules_players_and_policies(game):
      for name, game, _, _, draw in KNOWN_BUGS] or
     [pytest.param(None, None, None, marks=pytest.mark.skip(reason="no known bug"))])
 def test_known_bug_still_reproduces(name, game, draw):
+    info = get_game(game)
+    rules = info.rules_cls.from_overrides(draw["rules"], draw["preset"])
+    play_one_draw(info, rules, draw["players"], draw["policies"], draw["seed"],
+                  draw["first_game"], f"{name}: {draw}", skip_known=False)
+
+
+@pytest.mark.parametrize("name, game, draw", [pytest.param(*bug, id=bug[0]) for bug in FIXED_BUGS])
+def test_a_fixed_bug_stays_fixed(name, game, draw):
     info = get_game(game)
     rules = info.rules_cls.from_overrides(draw["rules"], draw["preset"])
     play_one_draw(info, rules, draw["players"], draw["policies"], draw["seed"],

@@ -272,7 +272,7 @@ class Table:
                 assert p.score == sum(p.vp.values()), f"{where}: score"
                 low = 12 * r.scorpion_value
                 assert low <= p.score <= 493, f"{where}: score {p.score}"
-                assert p.vp["supplies"] <= 14
+                assert p.vp["supplies"] <= most_supply_points(r)
                 assert p.vp["rdv"] == sum(RDV_TARGETS[tg][3] for tg, f in p.rdv if f)
 
 
@@ -1222,6 +1222,14 @@ def map_score(maps: list) -> int:
                         reverse=True)
         total += sum(values[:2 * (len(values) // 2)])
     return total
+
+
+def most_supply_points(rules: Rules) -> int:
+    """The most the pirate supplies can score: every number once (2+3+4+5 = 14), or the best
+    tile of every kind (5 kinds x 5 = 25) under ``best_per_kind``."""
+    if rules.supply_scoring == "best_per_kind":
+        return len(data.SUPPLY_KINDS) * max(data.SUPPLY_VALUES)
+    return sum(set(data.SUPPLY_VALUES))
 
 
 def supply_score(rules: Rules, supplies: list) -> int:
