@@ -12,6 +12,14 @@ under some rules):
 ``thresholds(results)`` combines them into a :class:`ThresholdsReport` that
 renders as text, JSON or tidy DataFrames. Every statement is about the
 policy that played the games, not about the game alone.
+
+Streaming: every answer is computed from a :class:`ThresholdsAccumulator`,
+the sufficient statistics of a run (integer histograms of ``score_0`` and
+``turns``, the stranded count, the game count), fed chunk by chunk
+(``simulate.run(..., keep=False, on_chunk=acc.add)``) or merged from parts.
+A frame or Results is read as one accumulator fed the whole frame, so the
+two paths give the same answer by construction; memory follows the span of
+the scores, not the number of games.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from scipy.stats import t as _t
 
 from analyses import stats
 from analyses._text import text_table
@@ -101,35 +110,233 @@ def exact_ranges(rules: Rules) -> list[str]:
             f">={e[-1] + 1}"]
 
 
-def _scores(frame: pd.DataFrame) -> np.ndarray:
-    if SCORE not in frame:
-        raise UserError(f"the results have no '{SCORE}' column: thresholds needs Rum Runner results")
-    if len(frame) == 0:
-        raise UserError("the results hold no games")
-    return frame[SCORE].to_numpy(dtype=np.int64)
+# ================================================================ sufficient statistics
+
+# A histogram wider than this many points is not a Rum Runner score (it would not fit
+# the dense counts in memory either).
+MAX_SPAN = 10_000_000
 
 
-def band_shares(frame: pd.DataFrame, rules: Rules | None = None,
+class Histogram:
+    """Counts of whole numbers: ``counts[i]`` values equal to ``low + i`` (dense, int64).
+
+    Everything the thresholds answer needs of a column is exact from it: the count, the
+    number below any value, every order statistic, the integer sum and sum of squares.
+    Its size is the span of the values, never the number of games.
+    """
+
+    def __init__(self, low: int = 0, counts: np.ndarray | None = None):
+        self.low = int(low)
+        self.counts = np.zeros(0, np.int64) if counts is None else np.asarray(counts, np.int64)
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.sum())
+
+    @property
+    def values(self) -> np.ndarray:
+        return self.low + np.arange(self.counts.size, dtype=np.int64)
+
+    def add(self, values: np.ndarray) -> None:
+        if values.size == 0:
+            return
+        low, high = int(values.min()), int(values.max())
+        self._cover(low, high)
+        self.counts += np.bincount(values - self.low, minlength=self.counts.size)
+
+    def merge(self, other: Histogram) -> Histogram:
+        out = Histogram(self.low, self.counts.copy())
+        nz = np.flatnonzero(other.counts)
+        if nz.size:
+            out._cover(other.low + int(nz[0]), other.low + int(nz[-1]))
+            start = other.low - out.low + int(nz[0])
+            out.counts[start:start + nz[-1] - nz[0] + 1] += other.counts[nz[0]:nz[-1] + 1]
+        return out
+
+    def _cover(self, low: int, high: int) -> None:
+        if self.counts.size == 0:
+            new_low, new_high = low, high
+        else:
+            new_low, new_high = min(low, self.low), max(high, self.low + self.counts.size - 1)
+        if new_high - new_low + 1 > MAX_SPAN:
+            raise UserError(f"scores span {new_low}..{new_high}: more than {MAX_SPAN:,} points, "
+                            "not whole-number game scores")
+        if self.counts.size and new_low == self.low and new_high == self.low + self.counts.size - 1:
+            return
+        grown = np.zeros(new_high - new_low + 1, np.int64)
+        grown[self.low - new_low:self.low - new_low + self.counts.size] = self.counts
+        self.low, self.counts = new_low, grown
+
+    def below(self, x: float, inclusive: bool = False) -> int:
+        """How many values are below ``x`` (``<= x`` when ``inclusive``)."""
+        i = math.floor(x) - self.low + (1 if inclusive or x != math.floor(x) else 0)
+        return int(self.counts[:max(min(i, self.counts.size), 0)].sum())
+
+    def total(self) -> int:
+        """The exact sum of the values (a Python int)."""
+        return sum(int(v) * int(c) for v, c in self._present())
+
+    def total_squares(self) -> int:
+        return sum(int(v) * int(v) * int(c) for v, c in self._present())
+
+    def min(self) -> int:
+        return self.low + int(np.flatnonzero(self.counts)[0])
+
+    def max(self) -> int:
+        return self.low + int(np.flatnonzero(self.counts)[-1])
+
+    def sorted_view(self) -> _SortedView:
+        return _SortedView(self)
+
+    def _present(self):
+        nz = np.flatnonzero(self.counts)
+        return zip(self.low + nz, self.counts[nz], strict=True)
+
+
+class _SortedView:
+    """The values in ascending order, as an array-like read by rank (``view[i]``: the
+    (i+1)-th smallest), without expanding them: what ``stats.quantile_interval_sorted``
+    reads, so quantiles from a histogram follow the very same rank rules as from a sort."""
+
+    def __init__(self, hist: Histogram):
+        self._cum = np.cumsum(hist.counts)
+        self._low = hist.low
+        self.size = int(self._cum[-1]) if self._cum.size else 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, i: int) -> int:
+        i = int(i)
+        if i < 0:
+            i += self.size
+        if not 0 <= i < self.size:
+            raise IndexError(i)
+        return self._low + int(np.searchsorted(self._cum, i + 1, side="left"))
+
+
+def _whole(frame: pd.DataFrame, column: str) -> np.ndarray:
+    values = frame[column].to_numpy()
+    if values.dtype.kind == "f":
+        if not np.all(np.isfinite(values)) or np.any(values != np.floor(values)):
+            raise UserError(f"'{column}' holds values that are not whole numbers")
+    return values.astype(np.int64, copy=False)
+
+
+class ThresholdsAccumulator:
+    """Everything ``thresholds`` needs of one run, from its rows chunk by chunk.
+
+    ``add(frame)`` takes a frame of the run's rows (``simulate.run(..., keep=False,
+    on_chunk=acc.add)``); ``merge`` combines two accumulators of disjoint games (the order
+    does not matter). It keeps integer histograms of ``score_0`` and ``turns``, the count
+    of stranded games (``end_reason`` 1) and the game count: memory follows the span of
+    the scores, not the number of games, and every answer (shares, edges, exact quantiles,
+    mean and SD) is computed from these counts alone. ``meta`` is the run's metadata (the
+    runs table reads it); set it once the run has finished. A frame given to any function
+    of this module is read as one accumulator fed the whole frame.
+    """
+
+    def __init__(self, meta: Mapping | None = None):
+        self.meta: dict = dict(meta or {})
+        self.n = 0
+        self.scores = Histogram()
+        self.turns: Histogram | None = None
+        self.stranded: int | None = None
+        self._fed = False  # has seen a frame (which columns the run has)
+
+    @classmethod
+    def of(cls, results: Results | pd.DataFrame | ThresholdsAccumulator) -> ThresholdsAccumulator:
+        """An accumulator of a whole run (Results or frame); an accumulator as it is."""
+        if isinstance(results, ThresholdsAccumulator):
+            return results
+        if isinstance(results, Results):
+            acc = cls(results.meta)
+            acc.add(results.frame)
+            return acc
+        acc = cls()
+        acc.add(results)
+        return acc
+
+    def add(self, frame: pd.DataFrame) -> None:
+        """Count one chunk of rows (any number, none included)."""
+        if SCORE not in frame:
+            raise UserError(f"the results have no '{SCORE}' column: thresholds needs Rum "
+                            "Runner results")
+        self.scores.add(_whole(frame, SCORE))
+        has_turns, has_end = "turns" in frame, "end_reason" in frame
+        if not self._fed:
+            self.turns = Histogram() if has_turns else None
+            self.stranded = 0 if has_end else None
+            self._fed = True
+        if self.turns is not None:
+            if has_turns:
+                self.turns.add(_whole(frame, "turns"))
+            else:
+                self.turns = None
+        if self.stranded is not None:
+            if has_end:
+                self.stranded += int(np.count_nonzero(frame["end_reason"].to_numpy() == STRANDED))
+            else:
+                self.stranded = None
+        self.n += len(frame)
+
+    def merge(self, other: ThresholdsAccumulator) -> ThresholdsAccumulator:
+        """A new accumulator of both runs' games (metadata: this one's)."""
+        out = ThresholdsAccumulator(self.meta)
+        if not other._fed or not self._fed:
+            src = self if self._fed else other
+            out.scores = Histogram(src.scores.low, src.scores.counts.copy())
+            out.turns = (None if src.turns is None
+                         else Histogram(src.turns.low, src.turns.counts.copy()))
+            out.stranded, out.n, out._fed = src.stranded, src.n, src._fed
+            return out
+        out.n = self.n + other.n
+        out.scores = self.scores.merge(other.scores)
+        out.turns = (self.turns.merge(other.turns)
+                     if self.turns is not None and other.turns is not None else None)
+        out.stranded = (self.stranded + other.stranded
+                        if self.stranded is not None and other.stranded is not None else None)
+        out._fed = True
+        return out
+
+    def _checked(self) -> ThresholdsAccumulator:
+        if self.n == 0:
+            raise UserError("the results hold no games")
+        return self
+
+
+Run = Results | pd.DataFrame | ThresholdsAccumulator  # what every answer here reads
+
+
+def _acc(data) -> ThresholdsAccumulator:
+    """The accumulator of a run: a frame or Results is one accumulator fed the whole frame."""
+    return ThresholdsAccumulator.of(data)._checked()
+
+
+def band_shares(frame: Run, rules: Rules | None = None,
                 confidence: float = stats.CONFIDENCE) -> pd.DataFrame:
     """Per printed band 0..5: label, printed and exact range, games, share % and Wilson interval %.
 
     Bands are recomputed from ``score_0`` with ``rules`` (so the same games
     can be judged against other edges); the ``band_0`` column is not used.
+    ``frame``: a frame of rows, Results or a :class:`ThresholdsAccumulator`.
     """
     rules = rules or Rules()
-    scores = _scores(frame)
-    counts = np.bincount(score_bands(scores, rules), minlength=6)
+    acc = _acc(frame)
+    hist = acc.scores
+    counts = np.bincount(score_bands(hist.values, rules), weights=hist.counts,
+                         minlength=6).astype(np.int64)
     rows = []
     for band, (label, printed, exact) in enumerate(
             zip(BAND_LABELS, printed_ranges(rules), exact_ranges(rules), strict=True)):
-        w = stats.wilson_interval(int(counts[band]), scores.size, confidence)
+        w = stats.wilson_interval(int(counts[band]), acc.n, confidence)
         rows.append({"band": band, "label": label, "printed": printed, "range": exact,
                      "games": int(counts[band]), "share_pct": 100 * w.estimate,
                      "low_pct": 100 * w.low, "high_pct": 100 * w.high})
     return pd.DataFrame(rows)
 
 
-def edge_percentiles(frame: pd.DataFrame, rules: Rules | None = None,
+def edge_percentiles(frame: Run, rules: Rules | None = None,
                      confidence: float = stats.CONFIDENCE) -> pd.DataFrame:
     """Per printed edge: the percentile at which it sits, with a Wilson interval.
 
@@ -138,18 +345,18 @@ def edge_percentiles(frame: pd.DataFrame, rules: Rules | None = None,
     (upper_inclusive), i.e. the share of games in the bands beneath it.
     """
     rules = rules or Rules()
-    scores = _scores(frame)
+    acc = _acc(frame)
     inclusive = rules.score_band_edge_rule == "upper_inclusive"
     rows = []
     for k, edge in enumerate(rules.score_band_edges):
-        w = stats.share_below(scores, edge, inclusive=inclusive, confidence=confidence)
+        w = stats.wilson_interval(acc.scores.below(edge, inclusive), acc.n, confidence)
         rows.append({"edge_index": k + 1, "between": _between(k), "edge": int(edge),
                      "percentile": 100 * w.estimate, "low_pct": 100 * w.low,
                      "high_pct": 100 * w.high})
     return pd.DataFrame(rows)
 
 
-def calibrated_edges(frame: pd.DataFrame, target: Sequence[float] = DEFAULT_TARGET,
+def calibrated_edges(frame: Run, target: Sequence[float] = DEFAULT_TARGET,
                      rules: Rules | None = None,
                      confidence: float = stats.CONFIDENCE) -> pd.DataFrame:
     """The five band edges that give the ``target`` split (percent, broke..god) in these games.
@@ -165,12 +372,13 @@ def calibrated_edges(frame: pd.DataFrame, target: Sequence[float] = DEFAULT_TARG
     """
     target = check_target(target)
     rules = rules or Rules()
-    ordered = np.sort(_scores(frame))
-    n = ordered.size
+    acc = _acc(frame)
+    hist, n = acc.scores, acc.n
+    ordered = hist.sorted_view()  # order statistics read from the histogram, exact
     upper = rules.score_band_edge_rule == "upper_inclusive"
 
     def below(edge: int) -> float:
-        return np.searchsorted(ordered, edge, side="right" if upper else "left") / n
+        return hist.below(edge, inclusive=upper) / n
 
     shift = -1 if upper else 0  # the upper_inclusive edge sits one lower for the same split
     cumulative = np.cumsum(target)[:5] / 100
@@ -206,25 +414,44 @@ def achieved_split(calibrated: pd.DataFrame) -> list[float]:
     return list(np.diff(np.concatenate([[0.0], below, [100.0]])))
 
 
-def score_summary(frame: pd.DataFrame, confidence: float = stats.CONFIDENCE) -> dict:
-    """Mean (with interval), SD, 5/50/95th percentiles, max, mean/max turns, stranded share."""
-    scores = _scores(frame)
-    mean = stats.mean_interval(scores, confidence)
-    ordered = np.sort(scores)
+def score_summary(frame: Run, confidence: float = stats.CONFIDENCE) -> dict:
+    """Mean (with interval), SD, 5/50/95th percentiles, max, mean/max turns, stranded share.
+
+    From the counts alone: the mean and SD from the exact integer sum and sum of squares
+    (one rounding each), the percentiles as order statistics of the histogram.
+    """
+    acc = _acc(frame)
+    hist, n = acc.scores, acc.n
+    mean, sd = _mean_sd(hist)
+    if n == 1:
+        low, high = -math.inf, math.inf
+    else:
+        half = float(_t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
+        low, high = mean - half, mean + half
+    ordered = hist.sorted_view()
     pct = {f"p{int(q * 100)}": stats.quantile_interval_sorted(ordered, q, confidence).estimate
            for q in (0.05, 0.5, 0.95)}
-    out = {"games": int(scores.size), "mean": mean.estimate, "mean_low": mean.low,
-           "mean_high": mean.high, "sd": float(scores.std(ddof=1)) if scores.size > 1 else math.nan,
-           **pct, "max": int(ordered[-1])}
-    if "turns" in frame:
-        out["mean_turns"] = float(frame["turns"].mean())
-        out["max_turns"] = int(frame["turns"].max())
-    if "end_reason" in frame:
-        w = stats.wilson_interval(int((frame["end_reason"] == STRANDED).sum()), scores.size,
-                                  confidence)
+    out = {"games": n, "mean": mean, "mean_low": low, "mean_high": high, "sd": sd,
+           **pct, "max": hist.max()}
+    if acc.turns is not None:
+        out["mean_turns"] = acc.turns.total() / n
+        out["max_turns"] = acc.turns.max()
+    if acc.stranded is not None:
+        w = stats.wilson_interval(acc.stranded, n, confidence)
         out.update(stranded_pct=100 * w.estimate, stranded_low_pct=100 * w.low,
                    stranded_high_pct=100 * w.high)
     return out
+
+
+def _mean_sd(hist: Histogram) -> tuple[float, float]:
+    """Mean and sample SD (ddof=1; NaN for one value) from exact integer sums."""
+    n, total = hist.n, hist.total()
+    mean = total / n  # int / int: correctly rounded
+    if n < 2:
+        return mean, math.nan
+    # n * sum(x^2) - sum(x)^2 is exact in integers, so the variance is one division.
+    var = (n * hist.total_squares() - total * total) / (n * (n - 1))
+    return mean, math.sqrt(max(var, 0.0))
 
 
 def target_distance(bands: pd.DataFrame, target: Sequence[float] = DEFAULT_TARGET) -> float:
@@ -431,15 +658,19 @@ OFF_TARGET_NOTE = (
     "(Bonferroni), which covers at least 95% of the time.")
 
 
-def thresholds(results: Mapping[str, Results] | Sequence[Results] | Results,
+def thresholds(results: Mapping[str, Results | ThresholdsAccumulator]
+               | Sequence[Results | ThresholdsAccumulator] | Results | ThresholdsAccumulator,
                target: Sequence[float] = DEFAULT_TARGET, rules: Rules | None = None,
                confidence: float = stats.CONFIDENCE) -> ThresholdsReport:
     """Judge the printed Rum Runner bands against each run's scores.
 
-    ``results``: one Results, a list (labelled by policy, plus rules when
-    they differ between runs) or a dict label -> Results. ``rules`` sets the
-    bands to judge against; by default those of the first run's rules, so
-    every column is measured against the same edges.
+    ``results``: one run, a list (labelled by policy, plus rules when they
+    differ between runs) or a dict label -> run; a run is Results (its whole
+    frame is fed to one :class:`ThresholdsAccumulator`) or an accumulator
+    already fed, e.g. chunk by chunk, with the run's ``meta``. Both give the
+    same answer for the same games. ``rules`` sets the bands to judge
+    against; by default those of the first run's rules, so every column is
+    measured against the same edges.
     """
     target = check_target(target)
     labelled = _label(results)
@@ -448,17 +679,17 @@ def thresholds(results: Mapping[str, Results] | Sequence[Results] | Results,
     runs, bands, edges, calibrated, summary = [], [], [], [], []
     for label, res in labelled.items():
         meta = res.meta
-        frame = res.frame
+        acc = _acc(res)
         runs.append({"label": label, "policy": ",".join(meta.get("policies", ["?"])),
                      "rules": meta.get("rules_changed", "default"), "seed": meta.get("seed"),
-                     "games": len(frame), "backend": meta.get("backend"),
+                     "games": acc.n, "backend": meta.get("backend"),
                      "elapsed_s": meta.get("elapsed_s")})
-        b = band_shares(frame, rules, confidence)
+        b = band_shares(acc, rules, confidence)
         bands.append(b.assign(label=label))
-        edges.append(edge_percentiles(frame, rules, confidence).assign(label=label))
-        calibrated.append(calibrated_edges(frame, target, rules, confidence).assign(label=label))
+        edges.append(edge_percentiles(acc, rules, confidence).assign(label=label))
+        calibrated.append(calibrated_edges(acc, target, rules, confidence).assign(label=label))
         dist = target_distance_interval(b, target, confidence)
-        summary.append({"label": label, **score_summary(frame, confidence),
+        summary.append({"label": label, **score_summary(acc, confidence),
                         "target_distance_pct": dist.estimate,
                         "target_distance_low_pct": dist.low,
                         "target_distance_high_pct": dist.high})
@@ -473,7 +704,7 @@ def thresholds(results: Mapping[str, Results] | Sequence[Results] | Results,
         summary=pd.DataFrame(summary), notes=notes)
 
 
-def rules_of(res: Results) -> Rules:
+def rules_of(res: Results | ThresholdsAccumulator) -> Rules:
     """The Rules a run was made with, rebuilt from its metadata (defaults if absent)."""
     values = res.meta.get("rules")
     if not values:
@@ -484,8 +715,8 @@ def rules_of(res: Results) -> Rules:
     return Rules.from_overrides(changed)
 
 
-def _label(results) -> dict[str, Results]:
-    if isinstance(results, Results):
+def _label(results) -> dict[str, Results | ThresholdsAccumulator]:
+    if isinstance(results, (Results, ThresholdsAccumulator)):
         results = [results]
     if isinstance(results, Mapping):
         if not results:
@@ -495,7 +726,7 @@ def _label(results) -> dict[str, Results]:
     if not results:
         raise UserError("thresholds needs at least one run")
     differ = len({r.meta.get("rules_changed", "default") for r in results}) > 1
-    out: dict[str, Results] = {}
+    out: dict[str, Results | ThresholdsAccumulator] = {}
     for r in results:
         label = ",".join(r.meta.get("policies", ["run"]))
         if differ:

@@ -14,6 +14,7 @@ from analyses import ANALYSES, get_analysis
 from analyses.thresholds import (
     DEFAULT_TARGET,
     TYPO_NOTE,
+    ThresholdsAccumulator,
     achieved_split,
     band_shares,
     calibrated_edges,
@@ -22,6 +23,7 @@ from analyses.thresholds import (
     parse_target,
     rules_of,
     score_bands,
+    score_summary,
     thresholds,
 )
 from engines.rum_runner.rules import BAND_LABELS, Rules
@@ -245,3 +247,179 @@ def test_off_target_distance_has_an_interval_that_holds_the_estimate_and_narrows
     off = target_distance_interval(bands([800, 150, 20, 20, 6, 4]))
     assert off.estimate == pytest.approx(40.0)
     assert off.low <= off.estimate <= off.high and off.low > 30
+
+
+# ---------------------------------------------------------------- streaming: chunks, merge
+
+
+def _sorted_calibrated_edges(scores, target, rules):
+    """The calibrated edges as they were computed before streaming, from the sorted scores:
+    the oracle the histogram's order statistics are held to."""
+    from analyses import stats
+
+    ordered = np.sort(np.asarray(scores, dtype=np.int64))
+    n = ordered.size
+    upper = rules.score_band_edge_rule == "upper_inclusive"
+    shift = -1 if upper else 0
+    out, previous = [], None
+    for c in np.cumsum(target)[:5] / 100:
+
+        def below(edge):
+            return np.searchsorted(ordered, edge, side="right" if upper else "left") / n
+
+        low = high = np.nan
+        if c <= 1e-12:
+            edge = int(ordered[0]) + shift
+        elif c >= 1 - 1e-12:
+            edge = int(ordered[-1]) + 1 + shift
+        else:
+            q = stats.quantile_interval_sorted(ordered, float(c))
+            xi = int(q.estimate)
+            lo_edge, hi_edge = xi + shift, xi + 1 + shift
+            edge = lo_edge if c - below(lo_edge) <= below(hi_edge) - c else hi_edge
+            low, high = q.low + shift, q.high + 1 + shift
+        edge = previous + 1 if previous is not None and edge <= previous else edge
+        previous = edge
+        out.append((edge, low, high, 100 * below(edge)))
+    return out
+
+
+def _fed(frame: pd.DataFrame, size: int, meta=None) -> ThresholdsAccumulator:
+    acc = ThresholdsAccumulator(meta)
+    for start in range(0, len(frame), size):
+        acc.add(frame.iloc[start:start + size])
+    return acc
+
+
+def _assert_same_report(a, b):
+    """Counts, shares, quantiles and edges identical; means and intervals to rounding."""
+    for name, x in a.tables().items():
+        if name == "runs":  # the runs' own metadata: timings and chunk sizes differ
+            x, y = x[["label", "policy", "rules", "seed", "games"]], b.runs[x.columns[:5]]
+        else:
+            y = b.tables()[name]
+        pd.testing.assert_frame_equal(x, y, check_exact=False, rtol=1e-12)
+    for name in ("bands", "edges", "calibrated"):
+        exact = [c for c in a.tables()[name] if c not in ("low_pct", "high_pct")]
+        pd.testing.assert_frame_equal(a.tables()[name][exact], b.tables()[name][exact],
+                                      check_exact=True)
+    exact = ["label", "games", "p5", "p50", "p95", "max", "max_turns", "stranded_pct"]
+    pd.testing.assert_frame_equal(a.summary[exact], b.summary[exact], check_exact=True)
+
+
+@pytest.fixture(scope="module")
+def real_runs():
+    """Real games small enough to hold: random and greedy, standard and long rules."""
+    return {f"{pol} ({preset})": simulate.run(
+        "rum-runner", 3_000, policies=pol, seed=11, progress=False,
+        rules=Rules.from_overrides({}, preset=preset))
+        for pol in ("random", "greedy") for preset in ("standard", "long")}
+
+
+@pytest.mark.parametrize("size", [1, 137, None])
+def test_streamed_answer_equals_the_full_frame_answer(real_runs, size):
+    for rules in (Rules(), UPPER):
+        full = thresholds(real_runs, rules=rules)
+        streamed = thresholds({lab: _fed(res.frame, size or len(res.frame), res.meta)
+                               for lab, res in real_runs.items()}, rules=rules)
+        _assert_same_report(full, streamed)
+        assert streamed.render_text() == full.render_text()
+        assert json.dumps(streamed.to_json()) == json.dumps(full.to_json())
+
+
+def test_full_frame_answer_agrees_with_sorted_scores(real_runs):
+    """An oracle apart from the histogram: sort, count and average the raw scores."""
+    from analyses import stats
+
+    for rules in (Rules(), UPPER):
+        rep = thresholds(real_runs, rules=rules)
+        for lab, res in real_runs.items():
+            scores = res.frame["score_0"].to_numpy()
+            bands = rep.bands[rep.bands["label"] == lab]
+            assert list(bands["games"]) == list(np.bincount(score_bands(scores, rules),
+                                                            minlength=6))
+            edges = rep.edges[rep.edges["label"] == lab]
+            cut = np.asarray(rules.score_band_edges)[:, None]
+            side = scores <= cut if rules is UPPER else scores < cut
+            assert list(edges["percentile"]) == pytest.approx(
+                list(100 * side.sum(axis=1) / scores.size), rel=1e-12)
+            cal = rep.calibrated[rep.calibrated["label"] == lab]
+            got = list(zip(cal["edge"], cal["edge_low"], cal["edge_high"],
+                           cal["achieved_below_pct"], strict=True))
+            want = _sorted_calibrated_edges(scores, DEFAULT_TARGET, rules)
+            assert [g[0] for g in got] == [w[0] for w in want]
+            np.testing.assert_array_equal(np.array(got, float), np.array(want, float))
+            s = rep.summary.set_index("label").loc[lab]
+            ordered = np.sort(scores)
+            for q in (0.05, 0.5, 0.95):
+                assert s[f"p{int(q * 100)}"] == stats.quantile_interval_sorted(ordered, q).estimate
+            mean = stats.mean_interval(scores)
+            assert (s["mean"], s["mean_low"], s["mean_high"]) == pytest.approx(tuple(mean),
+                                                                               rel=1e-12)
+            assert s["sd"] == pytest.approx(scores.std(ddof=1), rel=1e-12)
+            assert s["max"] == scores.max()
+            assert s["mean_turns"] == pytest.approx(res.frame["turns"].mean(), rel=1e-12)
+            assert s["max_turns"] == res.frame["turns"].max()
+            assert s["stranded_pct"] == 100 * (res.frame["end_reason"] == 1).mean()
+
+
+def test_on_chunk_accumulator_equals_kept_rows():
+    """The path the CLI takes: simulate.run(keep=False, on_chunk=acc.add) keeps no row."""
+    kept = simulate.run("rum-runner", 2_000, policies="greedy", seed=5, progress=False)
+    acc = ThresholdsAccumulator()
+    res = simulate.run("rum-runner", 2_000, policies="greedy", seed=5, progress=False,
+                       keep=False, on_chunk=acc.add, chunk_size=137)
+    assert len(res.frame) == 0 and acc.n == 2_000
+    acc.meta = res.meta
+    _assert_same_report(thresholds({"g": kept}), thresholds({"g": acc}))
+
+
+def test_merging_two_halves_equals_one_pass(real_runs):
+    for res in real_runs.values():
+        frame = res.frame
+        one = _fed(frame, len(frame), res.meta)
+        first, second = _fed(frame.iloc[:1234], 500), _fed(frame.iloc[1234:], 999)
+        for merged in (first.merge(second), second.merge(first),
+                       ThresholdsAccumulator().merge(first).merge(second),
+                       first.merge(second).merge(ThresholdsAccumulator())):
+            assert merged.n == one.n and merged.stranded == one.stranded
+            assert merged.scores.min() == one.scores.min()
+            np.testing.assert_array_equal(merged.scores.counts[
+                merged.scores.low - one.scores.low:][:one.scores.counts.size], one.scores.counts)
+            merged.meta = res.meta
+            _assert_same_report(thresholds(one), thresholds(merged))
+        assert first.n == 1234  # merge leaves its operands as they were
+
+
+def test_histograms_are_exact_and_flat_in_the_number_of_games():
+    """Order statistics, counts below and sums from the histogram equal the sorted values';
+    feeding the same games again grows the counts, not the memory."""
+    rng = np.random.default_rng(0)
+    values = rng.integers(-40, 700, 5_000)
+    acc = ThresholdsAccumulator()
+    for part in np.array_split(values, 7):
+        acc.add(pd.DataFrame({"score_0": part}))
+    view, ordered = acc.scores.sorted_view(), np.sort(values)
+    assert [view[i] for i in range(values.size)] == list(ordered) and view[-1] == ordered[-1]
+    for x in (-41, -40, 0, 199.5, 200, 699, 700):
+        assert acc.scores.below(x) == np.count_nonzero(values < x)
+        assert acc.scores.below(x, inclusive=True) == np.count_nonzero(values <= x)
+    assert acc.scores.total() == values.sum()
+    assert acc.scores.total_squares() == (values * values).sum()
+    assert acc.turns is None and acc.stranded is None
+    size = acc.scores.counts.nbytes
+    for _ in range(20):
+        acc.add(pd.DataFrame({"score_0": values}))
+    assert acc.n == 21 * values.size and acc.scores.counts.nbytes == size
+
+
+def test_accumulator_refuses_what_is_not_a_score():
+    acc = ThresholdsAccumulator()
+    with pytest.raises(UserError, match="score_0"):
+        acc.add(pd.DataFrame({"x": [1]}))
+    with pytest.raises(UserError, match="whole numbers"):
+        acc.add(pd.DataFrame({"score_0": [1.5]}))
+    with pytest.raises(UserError, match="no games"):
+        thresholds(ThresholdsAccumulator({"policies": ["greedy"]}))
+    acc.add(pd.DataFrame({"score_0": [3.0, 4.0]}))  # whole floats (a CSV's) are fine
+    assert acc.n == 2 and score_summary(acc)["max"] == 4
