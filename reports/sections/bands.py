@@ -4,7 +4,9 @@ Presents the registered ``thresholds`` analysis (Rum Runner's printed score
 bands) for every run: per preset, the score distribution and the share of
 games per band; the percentile of each printed edge; the edges a target
 split needs; and a summary of the scores. Its analysis tabulates the runs
-itself, so that table is the page's runs table.
+itself, so that table is the page's runs table. The section reads each run
+once into its accumulator (``analyses.thresholds.ThresholdsAccumulator``)
+and keeps only that: the tables and the score figure come from its counts.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from analyses.thresholds import (
     METHOD_NOTE,
     OFF_TARGET_NOTE,
     PLACEMENT_NOTE,
+    ThresholdsAccumulator,
     ThresholdsReport,
     achieved_split,
     pct_ci,
@@ -32,11 +35,11 @@ from simulate.results import Results
 
 @dataclass
 class Bands:
-    """The thresholds report, each run's preset (label -> preset) and the runs themselves."""
+    """The thresholds report, each run's preset (label -> preset) and its accumulator."""
 
     report: ThresholdsReport
     presets: dict[str, str]
-    results: dict[str, Results]
+    accumulators: dict[str, ThresholdsAccumulator]
 
     def labels_of(self, preset: str) -> list[str]:
         return [lab for lab in self.report.labels if self.presets[lab] == preset]
@@ -50,11 +53,12 @@ class ScoreBands(Section):
 
     key = "thresholds"
 
-    def analyse(self, info, results) -> Bands:
-        report = self.function(info)(results, target=self.target)
-        presets = {label: res.meta.get("preset", res.meta.get("rules_changed", "default"))
-                   for label, res in results.items()}
-        return Bands(report, presets, dict(results))
+    def analyse(self, info, results: dict[str, Results | ThresholdsAccumulator]) -> Bands:
+        runs = {label: ThresholdsAccumulator.of(res) for label, res in results.items()}
+        report = self.function(info)(runs, target=self.target)
+        presets = {label: acc.meta.get("preset", acc.meta.get("rules_changed", "default"))
+                   for label, acc in runs.items()}
+        return Bands(report, presets, runs)
 
     def tables(self, b: Bands) -> dict[str, pd.DataFrame]:
         return {name: frame for name, frame in b.report.tables().items() if name != "runs"}
@@ -72,8 +76,8 @@ class ScoreBands(Section):
         page.heading("Share of games in each printed band")
         for preset in dict.fromkeys(b.presets.values()):
             labels = b.labels_of(preset)
-            scores = {lab: b.results[lab].frame["score_0"].to_numpy() for lab in labels}
-            changed = b.results[labels[0]].meta.get("rules_changed", "default")
+            scores = {lab: _scores(b.accumulators[lab]) for lab in labels}
+            changed = b.accumulators[labels[0]].meta.get("rules_changed", "default")
             page.figure(figures.score_distribution(scores, rules, f"Final scores, {preset} rules "
                                                    f"({changed})"),
                         alt=f"score distribution, {preset} rules",
@@ -105,6 +109,12 @@ class ScoreBands(Section):
 
     def methods(self, b: Bands) -> list[str]:
         return [METHOD_NOTE, OFF_TARGET_NOTE]
+
+
+def _scores(acc: ThresholdsAccumulator) -> np.ndarray:
+    """The run's scores in ascending order, rebuilt from its histogram for the figure (which
+    bins them per 5 points; only the counts matter)."""
+    return np.repeat(acc.scores.values, acc.scores.counts)
 
 
 def band_name(band: int) -> str:
