@@ -37,7 +37,7 @@ from scipy import stats as st
 
 from analyses import sequential
 from analyses._text import text_table
-from analyses.stats import CONFIDENCE, Interval, holm, share_interval, z_value
+from analyses.stats import CONFIDENCE, Interval, holm, share_interval_from_moments, z_value
 
 DEFAULT_MARGIN = 0.02
 DEFAULT_POWER = 0.8  # the chance that the suggested games reach a verdict
@@ -141,7 +141,9 @@ def seat_advantage(frame: pd.DataFrame, players: int, margin: float = DEFAULT_MA
                    same_policy: bool = True, meta: dict | None = None,
                    unit: str = "seat", about: str | None = None, first_number: int = 0,
                    order_note: str | None = None, power: float = DEFAULT_POWER) -> SeatAnswer:
-    """The seat answer for a frame with ``win_0 .. win_{P-1}`` columns.
+    """The seat answer for a frame with ``win_0 .. win_{P-1}`` columns: a
+    :class:`SeatTally` fed the whole frame (a run too large to keep feeds one chunk by
+    chunk instead, with the same answer).
 
     ``views`` maps a name to a column pattern such as ``'first_rail_pos_{seat}'``.
     ``sequential_plan`` = (alpha, planned games) switches every interval to the
@@ -149,60 +151,197 @@ def seat_advantage(frame: pd.DataFrame, players: int, margin: float = DEFAULT_MA
     :mod:`analyses.sequential` (for runs stopped by ``--precision``); the rows
     are then read in game order.
     """
-    if players < 2:
-        raise ValueError("seat advantage needs a game of two or more players")
-    if not 0 < margin < 1:
-        raise ValueError(f"the margin must be between 0 and 1, not {margin}")
-    if not 0 < power < 1:
-        raise ValueError(f"the power must be between 0 and 1, not {power}")
     if sequential_plan is not None and "game" in frame.columns:
         frame = frame.sort_values("game", kind="stable")  # the sequence is in game order
-    wins = np.column_stack([frame[f"win_{s}"].to_numpy(dtype=float) for s in range(players)])
-    n = wins.shape[0]
-    if n == 0:
-        raise ValueError("no games to analyse")
-    fair = 1.0 / players
-    alpha = 1 - confidence
-    levels = verdict_levels(alpha, players)
-    rows = []
-    for s in range(players):
-        w = wins[:, s]
-        bounds = {}
-        for name, two_sided in (("ci", confidence), ("sim", levels["sim"]),
-                                ("eq", levels["eq"]), ("ub", levels["ub"])):
-            if sequential_plan is not None:
-                bounds[name] = sequential.eb_interval(w, 1 - two_sided, sequential_plan[1])
-            else:
-                bounds[name] = share_interval(w, two_sided)
-        ci = bounds["ci"]
-        rows.append({
-            "seat": s, "wins": float(w.sum()), "share": ci.estimate, "low": ci.low,
-            "high": ci.high, "gap": ci.estimate - fair, "gap_low": ci.low - fair,
-            "gap_high": ci.high - fair,
-            "sim_low": bounds["sim"].low - fair, "sim_high": bounds["sim"].high - fair,
-            "eq_low": bounds["eq"].low - fair, "eq_high": bounds["eq"].high - fair,
-            "ub_low": bounds["ub"].low - fair, "ub_high": bounds["ub"].high - fair,
-            "variance": float(w.var()),
-        })
-    table = pd.DataFrame(rows)
-    # Equal seats: the Wald test on each game's win vector, clustered by game; exact in size
-    # with ties, where the chi-square of win counts was conservative.
-    chi2, dof, p = clustered_equal_shares(np.tile(np.arange(players), (n, 1)), wins,
-                                          np.arange(players))
-    widen = _sequential_widening(wins, sequential_plan) if sequential_plan else 1.0
-    verdict, text, more = _verdict(table, n, margin, fair, unit, first_number, alpha, power,
-                                   widen)
-    method = _method_text(confidence, players, sequential_plan is not None, unit, power)
-    answer = SeatAnswer(players, n, margin, table.drop(columns="variance"), chi2, dof, p,
-                        verdict, text, more, method,
-                        sequential=sequential_plan is not None,
-                        about=about or ("seat" if same_policy else "seat and the policy in it"),
-                        meta=meta or {}, unit=unit, first_number=first_number,
-                        order_note=order_note or f"{unit} {first_number} is first in turn order")
-    for name, pattern in (views or {}).items():
-        answer.views[name], answer.view_tests[name] = win_share_by(frame, players, pattern,
-                                                                   confidence)
-    return answer
+    tally = SeatTally(players, views, sequential_plan, confidence)
+    tally.add(frame)
+    return tally.answer(margin, same_policy=same_policy, meta=meta, unit=unit, about=about,
+                        first_number=first_number, order_note=order_note, power=power)
+
+
+class SeatTally:
+    """What a seat answer needs, fed chunk by chunk: per seat the sum and sum of squares of
+    its wins, the sum of each game's win vector times itself (the clustered test), a
+    :class:`LevelTally` per seat view and, for ``--precision`` runs, a confidence sequence per
+    seat and interval (fed in game order). Memory does not grow with the games."""
+
+    def __init__(self, players: int, views: dict[str, str] | None = None,
+                 sequential_plan: tuple[float, float] | None = None,
+                 confidence: float = CONFIDENCE):
+        if players < 2:
+            raise ValueError("seat advantage needs a game of two or more players")
+        self.players, self.views, self.plan = players, dict(views or {}), sequential_plan
+        self.confidence = confidence
+        self.n = 0
+        self.sums = np.zeros(players)
+        self.squares = np.zeros(players)
+        self.products = np.zeros((players, players))
+        self.by_view = {name: LevelTally() for name in self.views}
+        self.levels = {"ci": confidence, **verdict_levels(1 - confidence, players)}
+        self.sequences = {} if sequential_plan is None else {
+            (name, s): sequential.EBSequence(1 - level, sequential_plan[1])
+            for name, level in self.levels.items() for s in range(players)}
+
+    def add(self, frame: pd.DataFrame) -> SeatTally:
+        """Count a chunk of games (in game order when the tally is sequential)."""
+        wins = np.column_stack([frame[f"win_{s}"].to_numpy(dtype=float)
+                                for s in range(self.players)])
+        self.n += wins.shape[0]
+        self.sums += wins.sum(axis=0)
+        self.squares += (wins * wins).sum(axis=0)
+        self.products += wins.T @ wins
+        for name, pattern in self.views.items():
+            values = np.column_stack([frame[pattern.format(seat=s)].to_numpy()
+                                      for s in range(self.players)])
+            self.by_view[name].add(values, wins)
+        for (_, s), seq in self.sequences.items():
+            seq.update(wins[:, s])
+        return self
+
+    def merge(self, other: SeatTally) -> SeatTally:
+        """Add another tally of the same question (games of other indices)."""
+        if self.sequences or other.sequences:
+            raise ValueError("a confidence sequence reads the games in order: it cannot be "
+                             "merged from parts")
+        self.n += other.n
+        self.sums += other.sums
+        self.squares += other.squares
+        self.products += other.products
+        for name, part in other.by_view.items():
+            self.by_view[name].merge(part)
+        return self
+
+    def answer(self, margin: float = DEFAULT_MARGIN, same_policy: bool = True,
+               meta: dict | None = None, unit: str = "seat", about: str | None = None,
+               first_number: int = 0, order_note: str | None = None,
+               power: float = DEFAULT_POWER) -> SeatAnswer:
+        if not 0 < margin < 1:
+            raise ValueError(f"the margin must be between 0 and 1, not {margin}")
+        if not 0 < power < 1:
+            raise ValueError(f"the power must be between 0 and 1, not {power}")
+        n, players, confidence = self.n, self.players, self.confidence
+        if n == 0:
+            raise ValueError("no games to analyse")
+        fair = 1.0 / players
+        alpha = 1 - confidence
+        means = self.sums / n
+        variances = np.maximum(self.squares / n - means * means, 0.0)
+        rows = []
+        for s in range(players):
+            bounds = {}
+            for name, two_sided in self.levels.items():
+                if self.plan is not None:
+                    bounds[name] = self.sequences[(name, s)].interval()
+                else:
+                    bounds[name] = share_interval_from_moments(n, means[s], variances[s],
+                                                               two_sided)
+            ci = bounds["ci"]
+            rows.append({
+                "seat": s, "wins": float(self.sums[s]), "share": ci.estimate, "low": ci.low,
+                "high": ci.high, "gap": ci.estimate - fair, "gap_low": ci.low - fair,
+                "gap_high": ci.high - fair,
+                "sim_low": bounds["sim"].low - fair, "sim_high": bounds["sim"].high - fair,
+                "eq_low": bounds["eq"].low - fair, "eq_high": bounds["eq"].high - fair,
+                "ub_low": bounds["ub"].low - fair, "ub_high": bounds["ub"].high - fair,
+                "variance": float(variances[s]),
+            })
+        table = pd.DataFrame(rows)
+        # Equal seats: the Wald test on each game's win vector, clustered by game; exact in
+        # size with ties, where the chi-square of win counts was conservative. Each seat is
+        # its own level, one player-game per game.
+        ones = np.ones(players)
+        chi2, dof, p = clustered_test_from_moments(
+            self.sums, n * ones, self.products, np.outer(self.sums, ones),
+            n * np.outer(ones, ones))
+        widen = (_sequential_widening(float(variances.max()), self.plan) if self.plan
+                 else 1.0)
+        verdict, text, more = _verdict(table, n, margin, fair, unit, first_number, alpha,
+                                       power, widen)
+        method = _method_text(confidence, players, self.plan is not None, unit, power)
+        answer = SeatAnswer(players, n, margin, table.drop(columns="variance"), chi2, dof, p,
+                            verdict, text, more, method,
+                            sequential=self.plan is not None,
+                            about=about or ("seat" if same_policy
+                                            else "seat and the policy in it"),
+                            meta=meta or {}, unit=unit, first_number=first_number,
+                            order_note=order_note or f"{unit} {first_number} is first in "
+                                                     "turn order")
+        for name, part in self.by_view.items():
+            answer.views[name], answer.view_tests[name] = part.answer(players, confidence)
+        return answer
+
+
+class LevelTally:
+    """What a per-seat view needs (win share per value of a per-seat column, e.g. a rail
+    position), fed chunk by chunk: per value the player-games, their wins and squared wins,
+    and per game the vectors of wins and of player-games by value, summed with their
+    products (the clustered test). Values are whole numbers >= 0."""
+
+    def __init__(self):
+        self.k = 0
+        self.count = np.zeros(0)
+        self.wins = np.zeros(0)
+        self.squares = np.zeros(0)
+        self.cross = {key: np.zeros((0, 0)) for key in ("ww", "wn", "nn")}
+
+    def _grow(self, k: int) -> None:
+        if k <= self.k:
+            return
+        pad = k - self.k
+        self.count, self.wins, self.squares = (np.pad(a, (0, pad))
+                                               for a in (self.count, self.wins, self.squares))
+        self.cross = {key: np.pad(m, ((0, pad), (0, pad))) for key, m in self.cross.items()}
+        self.k = k
+
+    def add(self, values: np.ndarray, wins: np.ndarray) -> LevelTally:
+        values = np.asarray(values)
+        if values.size == 0:
+            return self
+        if values.min() < 0 or np.any(values != np.round(values)):
+            raise ValueError("a seat view's values must be whole numbers >= 0")
+        values = values.astype(np.int64)
+        self._grow(int(values.max()) + 1)
+        onehot = values[:, :, None] == np.arange(self.k)[None, None, :]   # games x seats x k
+        w = (onehot * wins[:, :, None]).sum(axis=1)                        # games x k
+        c = onehot.sum(axis=1).astype(float)
+        self.count += c.sum(axis=0)
+        self.wins += w.sum(axis=0)
+        self.squares += (onehot * (wins * wins)[:, :, None]).sum(axis=(0, 1))
+        self.cross["ww"] += w.T @ w
+        self.cross["wn"] += w.T @ c
+        self.cross["nn"] += c.T @ c
+        return self
+
+    def merge(self, other: LevelTally) -> LevelTally:
+        self._grow(other.k)
+        other._grow(self.k)
+        self.count += other.count
+        self.wins += other.wins
+        self.squares += other.squares
+        for key in self.cross:
+            self.cross[key] += other.cross[key]
+        return self
+
+    def answer(self, players: int, confidence: float = CONFIDENCE
+               ) -> tuple[pd.DataFrame, tuple[float, int, float]]:
+        """Win share per value with intervals, and the clustered test of equal shares."""
+        fair = 1.0 / players
+        seen = np.flatnonzero(self.count > 0)
+        rows = []
+        for v in seen:
+            n = self.count[v]
+            m = self.wins[v] / n
+            ci = share_interval_from_moments(n, m, self.squares[v] / n - m * m, confidence)
+            rows.append({"value": int(v), "players_seen": int(n), "wins": float(self.wins[v]),
+                         "share": ci.estimate, "low": ci.low, "high": ci.high,
+                         "gap": ci.estimate - fair})
+        table = pd.DataFrame(rows, columns=["value", "players_seen", "wins", "share", "low",
+                                            "high", "gap"])
+        pick = np.ix_(seen, seen)
+        test = clustered_test_from_moments(self.wins[seen], self.count[seen],
+                                           self.cross["ww"][pick], self.cross["wn"][pick],
+                                           self.cross["nn"][pick])
+        return table, test
 
 
 def reseat(frame: pd.DataFrame, players: int, pattern: str) -> pd.DataFrame:
@@ -225,46 +364,42 @@ def win_share_by(frame: pd.DataFrame, players: int, pattern: str,
     one game are not independent (a game has one winner), and a test that
     treats them so rejects a true "no effect" too often (8-13% at 5%).
     """
-    values = np.concatenate([frame[pattern.format(seat=s)].to_numpy() for s in range(players)])
-    wins = np.concatenate([frame[f"win_{s}"].to_numpy(dtype=float) for s in range(players)])
-    fair = 1.0 / players
-    rows = []
-    for v in np.unique(values):
-        w = wins[values == v]
-        ci = share_interval(w, confidence)
-        rows.append({"value": int(v), "players_seen": int(w.size), "wins": float(w.sum()),
-                     "share": ci.estimate, "low": ci.low, "high": ci.high,
-                     "gap": ci.estimate - fair})
-    table = pd.DataFrame(rows)
-    per_game_values = np.stack([frame[pattern.format(seat=s)].to_numpy()
-                                for s in range(players)], axis=1)
-    per_game_wins = frame[[f"win_{s}" for s in range(players)]].to_numpy(dtype=float)
-    return table, clustered_equal_shares(per_game_values, per_game_wins,
-                                         table["value"].to_numpy())
+    values = np.column_stack([frame[pattern.format(seat=s)].to_numpy() for s in range(players)])
+    wins = np.column_stack([frame[f"win_{s}"].to_numpy(dtype=float) for s in range(players)])
+    return LevelTally().add(values, wins).answer(players, confidence)
 
 
 def clustered_equal_shares(values: np.ndarray, wins: np.ndarray,
                            levels: np.ndarray) -> tuple[float, int, float]:
     """Do player-games of every level of a per-seat value win equally often? (stat, dof, p).
 
-    ``values`` and ``wins`` are games x seats. Method: a Wald test clustered by game. Per game
-    g and level v, the residual e_gv = (wins of its seats at v) - r * (its seats at v), r the
-    pooled win rate; under equal shares the sum over games of e_g has mean 0, and its
-    covariance is estimated by the sum of e_g e_g' over games (games are independent, the
-    seats of one game are not). The statistic E' S^+ E is chi-square with rank(S) degrees of
-    freedom (k - 1 when every game's wins add up to the same total).
+    ``values`` and ``wins`` are games x seats; see :func:`clustered_test_from_moments`.
     """
-    if len(levels) < 2:
-        return 0.0, 0, 1.0
     onehot = values[:, :, None] == np.asarray(levels)[None, None, :]   # games x seats x k
     w = (onehot * wins[:, :, None]).sum(axis=1)                          # games x k
-    n = onehot.sum(axis=1).astype(float)
-    rate = w.sum() / n.sum()
+    c = onehot.sum(axis=1).astype(float)
+    return clustered_test_from_moments(w.sum(axis=0), c.sum(axis=0), w.T @ w, w.T @ c, c.T @ c)
+
+
+def clustered_test_from_moments(wins: np.ndarray, counts: np.ndarray, ww: np.ndarray,
+                                wn: np.ndarray, nn: np.ndarray) -> tuple[float, int, float]:
+    """The clustered Wald test of equal shares over k levels, from sums over games.
+
+    Per game g and level v: w_gv its wins at v, n_gv its player-games at v. Method: with the
+    pooled rate r, the residual e_g = w_g - r n_g has mean 0 under equal shares; the sum over
+    games of e_g is tested against its covariance, the sum of e_g e_g' over games (games are
+    independent, the seats of one game are not): E' S^+ E, chi-square with rank(S) degrees
+    of freedom (k - 1 when every game's wins add up to the same total). From the sums
+    W = sum w_g, N = sum n_g, WW = sum w_g w_g', WN = sum w_g n_g', NN = sum n_g n_g':
+    E = W - r N and S = WW - r (WN + WN') + r^2 NN.
+    """
+    if len(wins) < 2 or counts.sum() == 0:
+        return 0.0, 0, 1.0
+    rate = wins.sum() / counts.sum()
     if rate in (0.0, 1.0):
         return 0.0, 0, 1.0
-    e = w - rate * n
-    total = e.sum(axis=0)
-    cov = e.T @ e
+    total = wins - rate * counts
+    cov = ww - rate * (wn + wn.T) + rate * rate * nn
     dof = int(np.linalg.matrix_rank(cov, tol=1e-9 * max(1.0, float(np.abs(cov).max()))))
     if dof == 0:
         return 0.0, 0, 1.0
@@ -352,11 +487,12 @@ def games_for_verdict(table: pd.DataFrame, margin: float, alpha: float, power: f
     return float(MOST_GAMES) if not math.isfinite(value) else min(value, float(MOST_GAMES))
 
 
-def _sequential_widening(wins: np.ndarray, plan: tuple[float, float]) -> float:
+def _sequential_widening(variance: float, plan: tuple[float, float]) -> float:
     """How many times more games a confidence sequence needs than a fixed-n interval for the
-    same half-width (its width ratio squared, at the planned games): about 2 (1.4x wider)."""
+    same half-width (its width ratio squared, at the planned games): about 2 (1.4x wider).
+    ``variance``: the largest seat's variance of wins."""
     alpha, n_plan = plan
-    var = float(max(wins.var(axis=0).max(), 1e-6))
+    var = float(max(variance, 1e-6))
     fixed = z_value(1 - alpha) * math.sqrt(var / n_plan)
     return (sequential.eb_expected_halfwidth(n_plan, var, alpha, n_plan) / fixed) ** 2
 

@@ -40,6 +40,62 @@ def _psi(lam):
     return (-np.log1p(-lam) - lam) / 4.0
 
 
+class EBSequence:
+    """The empirical-Bernstein confidence sequence's running state, fed values in order.
+
+    ``update`` takes the next values (a chunk of games in index order) and keeps only sums,
+    so a run of any length needs constant memory; ``interval`` is the sequence's interval
+    after every value seen so far. Feeding the values in chunks gives the same interval as
+    feeding them at once, to floating-point rounding. ``n_plan`` (the sample size the bets
+    are tuned for) must be fixed before the first value.
+    """
+
+    def __init__(self, alpha: float = 0.05, n_plan: float = 1.0):
+        self.alpha, self.n_plan = alpha, float(n_plan)
+        self.log_term = math.log(2.0 / alpha)
+        self.t = 0             # values seen
+        self.sum_x = 0.0       # their sum
+        self.sum_sq = 0.0      # sum of (x_i - mu_hat_i)^2
+        self.mu = 0.5          # mu_hat after the last value (0.5 before any)
+        self.var = 0.25        # sigma_hat^2 after the last value (0.25 before any)
+        self.bets = 0.0        # sum of lambda_i
+        self.bet_x = 0.0       # sum of lambda_i x_i
+        self.penalty = 0.0     # sum of v_i psi(lambda_i)
+
+    def update(self, x) -> EBSequence:
+        x = np.asarray(x, dtype=np.float64)
+        if x.size == 0:
+            return self
+        if np.any((x < 0) | (x > 1)):
+            raise ValueError("empirical-Bernstein intervals need values in [0, 1]")
+        t = self.t + np.arange(1, x.size + 1, dtype=np.float64)
+        mu = (0.5 + self.sum_x + np.cumsum(x)) / (t + 1.0)                # mu_hat_t
+        var = (0.25 + self.sum_sq + np.cumsum((x - mu) ** 2)) / (t + 1.0)  # sigma_hat^2_t
+        mu_before = np.concatenate(([self.mu], mu[:-1]))                  # mu_hat_{t-1}
+        var_before = np.concatenate(([self.var], var[:-1]))               # sigma_hat^2_{t-1}
+        lam = np.minimum(np.sqrt(2.0 * self.log_term / (var_before * self.n_plan)), EB_MAX_BET)
+        self.bets += float(lam.sum())
+        self.bet_x += float((lam * x).sum())
+        self.penalty += float((4.0 * (x - mu_before) ** 2 * _psi(lam)).sum())
+        self.t += x.size
+        self.sum_x += float(x.sum())
+        self.sum_sq += float(((x - mu) ** 2).sum())
+        self.mu, self.var = float(mu[-1]), float(var[-1])
+        return self
+
+    def interval(self) -> Interval:
+        if self.t == 0:
+            return Interval(math.nan, 0.0, 1.0)
+        centre = self.bet_x / self.bets
+        half = (self.log_term + self.penalty) / self.bets
+        return Interval(self.sum_x / self.t, max(0.0, centre - half), min(1.0, centre + half))
+
+    def halfwidth(self) -> float:
+        """Half the width of :meth:`interval` (as clipped to [0, 1])."""
+        ci = self.interval()
+        return (ci.high - ci.low) / 2
+
+
 def eb_interval(x, alpha: float = 0.05, n_plan: float | None = None) -> Interval:
     """The empirical-Bernstein confidence-sequence interval after the values ``x`` (in order).
 
@@ -49,29 +105,13 @@ def eb_interval(x, alpha: float = 0.05, n_plan: float | None = None) -> Interval
     (default: ``len(x)``, right only when that too was fixed in advance).
     """
     x = np.asarray(x, dtype=np.float64)
-    n = x.size
-    if n == 0:
-        return Interval(math.nan, 0.0, 1.0)
-    if np.any((x < 0) | (x > 1)):
-        raise ValueError("empirical-Bernstein intervals need values in [0, 1]")
-    n_plan = float(n if n_plan is None else n_plan)
-    log_term = math.log(2.0 / alpha)
-    t = np.arange(1, n + 1, dtype=np.float64)
-    mu = (0.5 + np.cumsum(x)) / (t + 1.0)                       # mu_hat_t
-    var = (0.25 + np.cumsum((x - mu) ** 2)) / (t + 1.0)         # sigma_hat^2_t
-    mu_before = np.concatenate(([0.5], mu[:-1]))                # mu_hat_{t-1}
-    var_before = np.concatenate(([0.25], var[:-1]))             # sigma_hat^2_{t-1}
-    lam = np.minimum(np.sqrt(2.0 * log_term / (var_before * n_plan)), EB_MAX_BET)
-    bets = lam.sum()
-    centre = float((lam * x).sum() / bets)
-    half = float((log_term + (4.0 * (x - mu_before) ** 2 * _psi(lam)).sum()) / bets)
-    return Interval(float(x.mean()), max(0.0, centre - half), min(1.0, centre + half))
+    return EBSequence(alpha, x.size if n_plan is None else n_plan).update(x).interval()
 
 
 def eb_halfwidth(x, alpha: float = 0.05, n_plan: float | None = None) -> float:
-    """Half the width of :func:`eb_interval` (before clipping to [0, 1])."""
-    ci = eb_interval(x, alpha, n_plan)
-    return (ci.high - ci.low) / 2
+    """Half the width of :func:`eb_interval` (as clipped to [0, 1])."""
+    x = np.asarray(x, dtype=np.float64)
+    return EBSequence(alpha, x.size if n_plan is None else n_plan).update(x).halfwidth()
 
 
 def eb_expected_halfwidth(n: float, variance: float, alpha: float = 0.05,

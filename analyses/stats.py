@@ -67,12 +67,20 @@ def share_interval(values, confidence: float = CONFIDENCE) -> Interval:
     x = _as_1d(values)
     if x.size and (x.min() < 0 or x.max() > 1):
         raise ValueError("share_interval needs values in [0, 1]")
-    n = x.size
+    if x.size == 0:
+        return Interval(math.nan, 0.0, 1.0)
+    return share_interval_from_moments(x.size, float(x.mean()), float(x.var()), confidence)
+
+
+def share_interval_from_moments(n: float, mean: float, variance: float,
+                                confidence: float = CONFIDENCE) -> Interval:
+    """:func:`share_interval` from the count, mean and population variance of the values
+    (what a run that keeps no rows has: sums and sums of squares)."""
     if n == 0:
         return Interval(math.nan, 0.0, 1.0)
-    m = float(x.mean())
-    v = float(x.var())
-    n_eff = n * m * (1 - m) / v if v > 0 and 0 < m < 1 else float(n)
+    m, v = mean, variance
+    # A variance that is only rounding (every value the same) counts as none.
+    n_eff = n * m * (1 - m) / v if v > 1e-12 * m * (1 - m) and 0 < m < 1 else float(n)
     w = wilson_interval(m * n_eff, n_eff, confidence)
     return Interval(m, w.low, w.high)
 
