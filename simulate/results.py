@@ -4,6 +4,11 @@ Saved as Parquet (metadata in the file's schema) or CSV (metadata in a sidecar
 ``<name>.meta.json``, so that ``pandas.read_csv(path)`` and the ``csv`` module
 read the rows with no options). Writes go to a temporary file that is renamed
 into place, so an interrupted save never leaves a half-written file behind.
+
+Two writers make the same files: :meth:`Results.save` writes rows held in memory;
+:class:`RowWriter` writes a run's rows as its chunks finish (``run --out``), so a run's
+memory does not grow with its games. Its file appears, whole, when the run ends, and
+``Results.load`` reads either alike.
 """
 
 from __future__ import annotations
@@ -80,6 +85,8 @@ class Results:
 
                 table = pq.read_table(path)
                 raw = (table.schema.metadata or {}).get(META_KEY)
+                if raw is None:  # a file whose stored Arrow schema predates its metadata
+                    raw = (pq.read_metadata(path).metadata or {}).get(META_KEY)
                 meta = json.loads(raw) if raw else {}
                 frame = table.to_pandas()
             else:
@@ -95,6 +102,107 @@ class Results:
         except (OSError, ValueError) as exc:
             raise UserError(f"cannot read results file '{path}': {exc}") from None
         return cls(frame, meta)
+
+
+ROW_GROUP = 65_536  # rows a streamed Parquet row group holds at least (but its last)
+
+
+class RowWriter:
+    """A run's rows written as its chunks finish, into a temporary file beside ``path``.
+
+    ``write(frame)`` takes each chunk (Parquet: row groups of at least ``ROW_GROUP`` rows
+    through one ``ParquetWriter``; CSV: appended); ``commit(results)`` writes the run's
+    metadata (``results.meta``; a run stopped by a signal says ``interrupted`` and how many
+    games) and renames the file (and a CSV's sidecar) into place, as :meth:`Results.save`
+    would have written them. Leaving the ``with`` block without a commit (an error, a full
+    disk, a second Ctrl-C) removes the temporary files and leaves any older file untouched.
+
+    Parquet schema metadata is read from the file's footer, which is written at the end:
+    the writer stores no Arrow schema (it would fix the metadata when the file opens) and
+    adds the pandas and rumsim keys at close, so ``pyarrow.parquet.read_table(path)``
+    sees both, as in a saved file.
+    """
+
+    def __init__(self, path: str | Path, row_group: int | None = None):
+        self.path = Path(path)
+        self.suffix = check_output_path(self.path)
+        self.row_group = max(1, int(ROW_GROUP if row_group is None else row_group))
+        self.rows = 0  # rows written or waiting in the buffer
+        self._pending: list[pd.DataFrame] = []
+        self._pending_rows = 0
+        self._writer = None  # ParquetWriter, or the CSV file
+        self._schema = None
+        self._atomic = (_atomic(self.path) if self.suffix == ".parquet"
+                        else _atomic(self.path, meta_path(self.path)))
+        self._tmps: tuple[str, ...] = ()
+        self.committed = False
+
+    def __enter__(self) -> RowWriter:
+        tmps = self._atomic.__enter__()
+        self._tmps = (tmps,) if isinstance(tmps, str) else tuple(tmps)
+        return self
+
+    def write(self, frame: pd.DataFrame) -> None:
+        """Take one finished chunk of rows."""
+        if self.committed:
+            raise RuntimeError("rows written after the file was committed")
+        self._pending.append(frame)
+        self._pending_rows += len(frame)
+        self.rows += len(frame)
+        if self._pending_rows >= self.row_group:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        frame = (self._pending[0] if len(self._pending) == 1
+                 else pd.concat(self._pending, ignore_index=True))
+        self._pending, self._pending_rows = [], 0
+        if self.suffix == ".parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            table = pa.Table.from_pandas(frame, preserve_index=False)
+            if self._writer is None:
+                self._schema = table.schema
+                self._writer = pq.ParquetWriter(self._tmps[0], table.schema, store_schema=False)
+            self._writer.write_table(table)
+        else:
+            if self._writer is None:
+                self._writer = open(self._tmps[0], "w", encoding="utf-8", newline="")
+                frame.to_csv(self._writer, index=False)
+            else:
+                frame.to_csv(self._writer, index=False, header=False)
+
+    def commit(self, results: Results) -> Path:
+        """Write what is buffered and the metadata, close, and rename into place. A run with
+        no finished chunk writes its empty frame (the columns, no rows)."""
+        if self._writer is None and not self._pending:
+            self._pending.append(results.frame.iloc[:0])
+        self._flush()
+        meta_text = json.dumps(results.meta, default=_jsonable)
+        writer, self._writer = self._writer, None
+        if self.suffix == ".parquet":
+            writer.add_key_value_metadata({**(self._schema.metadata or {}),
+                                           META_KEY: meta_text.encode()})
+            writer.close()
+        else:
+            writer.close()
+            Path(self._tmps[1]).write_text(meta_text + "\n", encoding="utf-8")
+        self._atomic.__exit__(None, None, None)  # renamed together, signals held
+        self.committed = True
+        return self.path
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if self.committed:
+            return
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            try:
+                writer.close()
+            except Exception:  # a full disk fails the close too; the file goes anyway
+                pass
+        self._atomic.__exit__(exc_type or RuntimeError, exc, tb)  # removes the temporary files
 
 
 def meta_path(path: Path) -> Path:
