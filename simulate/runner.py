@@ -91,8 +91,10 @@ def rows_memory(n_games: int, n_columns: int) -> int:
 
 
 def check_memory(n_games: int, n_columns: int) -> None:
-    """Refuse, before any game, a run whose rows would not fit in memory (every answer keeps
-    its rows until answers stream)."""
+    """Refuse, before any game, a run whose rows would not fit in memory. Only a run that
+    keeps its rows is checked (``run(keep=True)``); one that hands each chunk to ``on_chunk``
+    and keeps none (``rumsim run``: a streamed summary and ``--out`` file) needs the same
+    memory at any N and is never refused."""
     need, have = rows_memory(n_games, n_columns), available_memory()
     if have is not None and need > have:
         raise UserError(f"{n_games:,} games would keep about {need / 1e9:.1f} GB of rows in "

@@ -1,15 +1,28 @@
-"""A run's outcome columns summarised for the terminal (table), a program (json) or a sheet (csv)."""
+"""A run's outcome columns summarised for the terminal (table), a program (json) or a sheet (csv).
+
+Two ways to the same table: :func:`summary_frame` reads a results frame held in memory;
+:class:`StreamSummary` takes a run's chunks one by one (``run(..., on_chunk=summary.add,
+keep=False)``) and keeps per column only a histogram of its values (exact for whole-number
+columns and for the few distinct values of a share column), its min and max, and its count,
+mean and sum of squared deviations merged chunk by chunk (Chan et al.). From those come the
+same counts, min/max and quantiles (numpy's linear interpolation between the two order
+statistics, reproduced step for step) and the same mean and SD to floating-point rounding,
+whatever the chunk size; its memory does not grow with the games.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 
+import numpy as np
 import pandas as pd
 
 from simulate.results import Results
 
 SKIP = ("game", "players")
 STATS = ("mean", "sd", "min", "p5", "p50", "p95", "max")
+QUANTILES = (0.05, 0.5, 0.95)
 
 
 def summary_frame(results: Results) -> pd.DataFrame:
@@ -23,11 +36,197 @@ def summary_frame(results: Results) -> pd.DataFrame:
         if len(col) == 0:
             rows.append({"column": name, **{k: float("nan") for k in STATS}})
             continue
-        q = col.quantile([0.05, 0.5, 0.95])
+        q = col.quantile(list(QUANTILES))
         rows.append({"column": name, "mean": col.mean(), "sd": col.std(ddof=1) if len(col) > 1 else 0.0,
                      "min": col.min(), "p5": q.iloc[0], "p50": q.iloc[1], "p95": q.iloc[2],
                      "max": col.max()})
     return pd.DataFrame(rows)
+
+
+DENSE_SPAN = 1 << 20  # a whole-number column's histogram is an array while its range fits
+DISTINCT_CAP = 1 << 20  # distinct values a column keeps exactly; beyond, quantiles are binned
+
+
+class _Histogram:
+    """Counts of each value of one column, merged chunk by chunk.
+
+    Whole numbers in a span up to ``DENSE_SPAN`` are counted in an array (``np.bincount``);
+    other values as sorted (value, count) pairs. Past ``cap`` distinct pairs, neighbouring
+    pairs are merged (into their count-weighted mean) and ``approximate`` is set: its
+    quantiles are then near, not exact (no column of the current games comes near)."""
+
+    def __init__(self, integer: bool, cap: int = DISTINCT_CAP):
+        self.integer = integer
+        self.cap = cap
+        self.offset: int | None = None  # dense: the value of counts[0]
+        self.counts: np.ndarray | None = None
+        self.values: np.ndarray | None = None  # sparse: sorted distinct values
+        self.approximate = False
+
+    def add(self, v: np.ndarray) -> None:
+        if len(v) == 0:
+            return
+        if self.integer and self.values is None:
+            lo, hi = int(v.min()), int(v.max())
+            start = lo if self.offset is None else min(lo, self.offset)
+            end = hi if self.offset is None else max(hi, self.offset + len(self.counts) - 1)
+            if end - start < DENSE_SPAN:
+                if self.offset is None or start < self.offset or end >= self.offset + len(self.counts):
+                    grown = np.zeros(end - start + 1, dtype=np.int64)
+                    if self.offset is not None:
+                        grown[self.offset - start:self.offset - start + len(self.counts)] = self.counts
+                    self.offset, self.counts = start, grown
+                part = np.bincount(v - lo, minlength=hi - lo + 1)
+                self.counts[lo - self.offset:hi - self.offset + 1] += part
+                return
+            self._to_sparse()
+        values, counts = np.unique(v, return_counts=True)
+        self._merge(values, counts.astype(np.int64))
+
+    def _to_sparse(self) -> None:
+        if self.counts is None:
+            self.values, self.counts = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+            return
+        used = np.flatnonzero(self.counts)
+        self.values = (used + self.offset).astype(np.int64)
+        self.counts = self.counts[used]
+
+    def _merge(self, values: np.ndarray, counts: np.ndarray) -> None:
+        if self.values is None:
+            self.values, self.counts = values, counts
+        else:
+            both = np.concatenate([self.values, values])
+            self.values, where = np.unique(both, return_inverse=True)
+            merged = np.zeros(len(self.values), dtype=np.int64)
+            np.add.at(merged, where, np.concatenate([self.counts, counts]))
+            self.counts = merged
+        while len(self.values) > self.cap:
+            self.approximate = True
+            even = len(self.values) - len(self.values) % 2
+            v = self.values[:even].astype(np.float64).reshape(-1, 2)
+            c = self.counts[:even].reshape(-1, 2)
+            pairs = c.sum(axis=1)
+            centre = (v * c).sum(axis=1) / pairs  # a pair becomes its count-weighted mean
+            self.values = np.concatenate([centre, self.values[even:].astype(np.float64)])
+            self.counts = np.concatenate([pairs, self.counts[even:]])
+
+    def pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """(distinct values, their counts), values ascending, no zero count."""
+        if self.values is not None:
+            return self.values, self.counts
+        if self.counts is None:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        used = np.flatnonzero(self.counts)
+        return (used + self.offset).astype(np.int64), self.counts[used]
+
+
+def quantiles_from_counts(values: np.ndarray, counts: np.ndarray, qs=QUANTILES) -> list:
+    """``np.quantile(x, qs)`` (method 'linear', as ``Series.quantile``) of the sample in which
+    each ``values[i]`` occurs ``counts[i]`` times, from the counts alone: the same virtual
+    index, the same two order statistics and the same interpolation, step for step."""
+    n = int(counts.sum())
+    cum = np.cumsum(counts)
+    q = np.asarray(qs, dtype=np.float64)
+    virtual = (n - 1) * q  # numpy's virtual index for method 'linear'
+    previous = np.floor(virtual)
+    following = previous + 1
+    above = virtual >= n - 1
+    previous[above], following[above] = n - 1, n - 1
+    below = virtual < 0
+    previous[below], following[below] = 0, 0
+    previous, following = previous.astype(np.intp), following.astype(np.intp)
+    gamma = virtual - np.where(above, -1, previous)  # numpy measures it from index -1 there
+    a = values[np.searchsorted(cum, previous, side="right")]
+    b = values[np.searchsorted(cum, following, side="right")]
+    diff = b - a
+    out = np.add(a, diff * gamma)
+    np.subtract(b, diff * (1 - gamma), out=out, where=gamma >= 0.5, casting="unsafe")
+    return [out[i] for i in range(len(q))]
+
+
+class _Column:
+    """One column's histogram, plus its count, mean and sum of squared deviations merged chunk
+    by chunk (Chan et al.) and its min and max: what the table needs, whatever the rows."""
+
+    def __init__(self, integer: bool, cap: int = DISTINCT_CAP):
+        self.integer = integer
+        self.rows = 0  # rows seen, missing values too (as len(col) counts them)
+        self.hist = _Histogram(integer, cap)
+        self.n = 0  # values seen (not missing), their mean and sum of squared deviations
+        self.mean = 0.0
+        self.m2 = 0.0
+        self.lo = None
+        self.hi = None
+
+    def add(self, v: np.ndarray) -> None:
+        self.rows += len(v)
+        if not self.integer:
+            v = v[~np.isnan(v)]
+        if len(v) == 0:
+            return
+        n, mean = len(v), float(v.mean())
+        m2 = float(((v - mean) ** 2).sum())
+        total = self.n + n
+        delta = mean - self.mean
+        self.mean += delta * n / total
+        self.m2 += m2 + delta * delta * self.n * n / total
+        self.n = total
+        lo, hi = v.min(), v.max()
+        self.lo = lo if self.lo is None else min(self.lo, lo)
+        self.hi = hi if self.hi is None else max(self.hi, hi)
+        self.hist.add(v)
+
+    def row(self, name: str) -> dict:
+        if self.rows == 0 or self.n == 0:
+            return {"column": name, **{k: float("nan") for k in STATS}}
+        values, counts = self.hist.pairs()
+        n = self.n
+        if self.integer and not self.hist.approximate:
+            # exact whole numbers: the mean is the exact sum over n (as pandas sums them), and
+            # the variance is rounded once, at the end
+            ints, c = [int(x) for x in values], [int(x) for x in counts]
+            s1 = sum(ci * xi for ci, xi in zip(c, ints, strict=True))
+            s2 = sum(ci * xi * xi for ci, xi in zip(c, ints, strict=True))
+            mean = float(s1) / n
+            sd = math.sqrt((n * s2 - s1 * s1) / (n * (n - 1))) if self.rows > 1 else 0.0
+        else:
+            mean = self.mean
+            sd = math.sqrt(self.m2 / (n - 1)) if self.rows > 1 and n > 1 else 0.0
+        q = quantiles_from_counts(values, counts)
+        return {"column": name, "mean": mean, "sd": sd, "min": self.lo, "p5": q[0],
+                "p50": q[1], "p95": q[2], "max": self.hi}
+
+
+class StreamSummary:
+    """The summary table of a run, built from its chunks as they finish (see the module
+    docstring); ``add`` is an ``on_chunk`` callback."""
+
+    def __init__(self, cap: int = DISTINCT_CAP):
+        self.cap = cap
+        self.columns: dict[str, _Column] = {}
+
+    def add(self, frame: pd.DataFrame) -> None:
+        for name in frame.columns:
+            if name in SKIP:
+                continue
+            col = self.columns.get(name)
+            values = frame[name].to_numpy()
+            if col is None:
+                col = self.columns[name] = _Column(values.dtype.kind in "iu", self.cap)
+            col.add(values)
+
+    @property
+    def approximate(self) -> list[str]:
+        """The columns whose quantiles are binned (more distinct values than the cap)."""
+        return [name for name, col in self.columns.items() if col.hist.approximate]
+
+    def frame(self, columns=None) -> pd.DataFrame:
+        """The table :func:`summary_frame` gives for the same rows; ``columns`` (a frame's
+        column names) names and orders the rows, so a run with no finished chunk has them."""
+        names = [c for c in (self.columns if columns is None else columns) if c not in SKIP]
+        return pd.DataFrame([self.columns[name].row(name) if name in self.columns
+                             else {"column": name, **{k: float("nan") for k in STATS}}
+                             for name in names])
 
 
 def headline(results: Results) -> str:
@@ -47,11 +246,13 @@ def partial_note(meta: dict) -> str | None:
             "figures are for the games that finished")
 
 
-def summarise(results: Results, fmt: str = "table") -> str:
+def summarise(results: Results, fmt: str = "table", stream: StreamSummary | None = None) -> str:
     """The summary of every outcome column; a run stopped by a signal is marked as partial in
     every format (a first line in the table, a ``partial`` field in JSON, a ``partial``
-    column in CSV)."""
-    table = summary_frame(results)
+    column in CSV). ``stream``: the run's chunks summarised as they came (the run kept no
+    rows); otherwise the rows of ``results``."""
+    table = (summary_frame(results) if stream is None
+             else stream.frame(list(results.frame.columns) or None))
     partial = partial_note(results.meta)
     if fmt == "json":
         summary = table.astype(object).where(table.notna(), None)  # JSON has no NaN
