@@ -98,3 +98,22 @@ def test_a_csv_reads_with_no_options(tmp_path):
     assert back.meta["seed"] == 3 and back.meta["games"] == 50
     assert (tmp_path / "rows.csv.meta.json").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_metadata_added_to_a_parquet_footer_at_close_is_read(tmp_path):
+    """A file whose stored Arrow schema was fixed when its writer opened, and whose metadata
+    was added at close, still loads with its metadata."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    res = sample()
+    table = pa.Table.from_pandas(res.frame, preserve_index=False)
+    path = tmp_path / "r.parquet"
+    with pq.ParquetWriter(path, table.schema) as writer:
+        writer.write_table(table)
+        writer.add_key_value_metadata({b"rumsim": json.dumps(res.meta).encode()})
+    back = Results.load(path)
+    assert back.meta == res.meta
+    pd.testing.assert_frame_equal(back.frame, res.frame)
