@@ -234,9 +234,11 @@ def run(
     quiet: QuietOpt = False,
 ) -> None:
     """Play N games and summarise every outcome column (rows saved with --out)."""
+    from contextlib import ExitStack
+
     import simulate
-    from simulate.results import check_output_path
-    from simulate.summary import summarise
+    from simulate.results import RowWriter, check_output_path
+    from simulate.summary import StreamSummary, summarise
 
     check_format(fmt)
     n_games = parse_count(n)
@@ -247,18 +249,30 @@ def run(
     policies = info.seat_policies(policy, players)
     if out is not None:
         check_output_path(out)  # fail before the work, not after
-    results = simulate.run(info, n_games, rules=rules_obj, policies=policies, players=players,
-                           seed=seed, workers=workers, chunk_size=chunk, backend=backend,
-                           progress=progress_flag(quiet))
-    if results.meta["interrupted"]:
-        typer.echo(f"interrupted: kept the {results.meta['games']:,} games that finished",
-                   err=True)
-    if out is not None:
-        results.save(out)
-        typer.echo(f"wrote {len(results):,} rows to {out}"
-                   + (" (partial: its metadata says interrupted)"
-                      if results.meta["interrupted"] else ""), err=True)
-    echo(summarise(results, fmt))
+    # No rows are kept: each chunk goes into the summary and, with --out, into the file as
+    # it finishes, so memory stays flat in N; the file is renamed into place at the end.
+    stream = StreamSummary()
+    with ExitStack() as stack:
+        writer = stack.enter_context(RowWriter(out)) if out is not None else None
+
+        def take(frame) -> None:
+            stream.add(frame)
+            if writer is not None:
+                writer.write(frame)
+
+        results = simulate.run(info, n_games, rules=rules_obj, policies=policies,
+                               players=players, seed=seed, workers=workers, chunk_size=chunk,
+                               backend=backend, progress=progress_flag(quiet), on_chunk=take,
+                               keep=False)
+        if results.meta["interrupted"]:
+            typer.echo(f"interrupted: kept the {results.meta['games']:,} games that finished",
+                       err=True)
+        if writer is not None:
+            writer.commit(results)
+            typer.echo(f"wrote {writer.rows:,} rows to {out}"
+                       + (" (partial: its metadata says interrupted)"
+                          if results.meta["interrupted"] else ""), err=True)
+    echo(summarise(results, fmt, stream))
 
 
 # ---------------------------------------------------------------- thresholds
@@ -299,15 +313,19 @@ def thresholds(
     cut, not_played = None, []
     for i, pol in enumerate(chosen):
         count = min(n_games, n_slow) if pol.spec.slow else n_games
+        # Streamed: each chunk is counted into the accumulator and dropped, so memory stays
+        # flat whatever the number of games (and the row-memory check does not apply).
+        acc = th.ThresholdsAccumulator()
         try:
             res = simulate.run(info, count, rules=rules_obj, policies=(pol,), seed=seed,
                                workers=workers, progress=progress_flag(quiet),
-                               label=pol.label())
+                               label=pol.label(), keep=False, on_chunk=acc.add)
         except Interrupted:  # stopped between two runs: this one and the rest not played
             not_played = [p.label() for p in chosen[i:]]
             break
+        acc.meta = res.meta
         if res.meta["games"]:
-            results[pol.label()] = res
+            results[pol.label()] = acc
         if res.meta["interrupted"]:
             cut = (f"policy {pol.label()}", res.meta["games"], count)
             not_played = [p.label() for p in chosen[i + 1:]]
@@ -464,7 +482,6 @@ def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, 
                  precision: float | None, seed: int, workers, quiet: bool, power: float):
     """One player count's seat answers (by turn order first when seats are colours), their
     JSON data and a function rendering the text."""
-    import numpy as np
 
     import simulate
     from analyses import seats as seat_analysis
@@ -488,18 +505,25 @@ def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, 
         # stopping point does not depend on threads or anything else.
         chunk = max(50, -(-n_plan // 20))
         n_minimum, n_games = n_games, cap
-        headline = []
+    # The answers are tallied chunk by chunk (no rows are kept, so memory does not grow with
+    # the games): by seat with the game's seat views, and by turn order place when seats
+    # are colours (the wins re-seated by the game's turn-order column).
+    views = info.extra.get("seat_views")
+    by_seat = seat_analysis.SeatTally(players, views, plan)
+    by_place = seat_analysis.SeatTally(players, sequential_plan=plan) if turn_order else None
+    headline = (by_place or by_seat).sequences.get(("ci", 0))
 
+    def feed(frame) -> None:
+        by_seat.add(frame)
+        if by_place is not None:
+            by_place.add(seat_analysis.reseat(frame, players, turn_order[1]))
+
+    if precision is not None:
         def stop_when(frame) -> bool:
-            wins = (seat_analysis.reseat(frame, players, turn_order[1]) if turn_order
-                    else frame)["win_0"].to_numpy(dtype=float)
-            headline.append(wins)
-            seen = np.concatenate(headline)
-            return (seen.size >= n_minimum
-                    and sequential.eb_halfwidth(seen, PRECISION_ALPHA, n_plan) <= precision)
+            return headline.t >= n_minimum and headline.halfwidth() <= precision
     results = simulate.run(info, n_games, rules=rules_obj, policies=policies, players=players,
                            seed=seed, workers=workers, progress=progress_flag(quiet),
-                           chunk_size=chunk, stop_when=stop_when)
+                           chunk_size=chunk, stop_when=stop_when, on_chunk=feed, keep=False)
     if results.meta["interrupted"] and not results.meta["games"]:
         raise Interrupted("stopped before any game finished")
     if results.meta["interrupted"]:
@@ -508,19 +532,17 @@ def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, 
     elif precision is not None and not results.meta["stop_condition_met"]:
         typer.echo(f"--max-games {cap:,} reached before the first player's interval was "
                    f"±{precision}", err=True)
-    answer = seat_analysis.seat_advantage(
-        results.frame, players, margin=margin, views=info.extra.get("seat_views"),
-        sequential_plan=plan, same_policy=len(set(policies)) == 1, meta=results.meta,
-        order_note="seats are colours, with no turn order" if turn_order else None, power=power)
+    same = len(set(policies)) == 1
+    answer = by_seat.answer(margin, same_policy=same, meta=results.meta, power=power,
+                            order_note="seats are colours, with no turn order" if turn_order
+                            else None)
     answers = [answer]
-    if turn_order:
+    if by_place is not None:
         # Seats are colours here; the game's turn order comes from a per-seat column.
-        name, pattern = turn_order
-        answers.insert(0, seat_analysis.seat_advantage(
-            seat_analysis.reseat(results.frame, players, pattern), players, margin=margin,
-            sequential_plan=plan, same_policy=len(set(policies)) == 1,
-            meta=results.meta, unit="place", about=f"{name} place", first_number=1,
-            order_note="place 1 moves first", power=power))
+        answers.insert(0, by_place.answer(margin, same_policy=same, meta=results.meta,
+                                          unit="place", about=f"{turn_order[0]} place",
+                                          first_number=1, order_note="place 1 moves first",
+                                          power=power))
     data = answer.to_json()
     if turn_order:
         data["turn_order"] = {"name": turn_order[0], **answers[0].to_json()}

@@ -107,15 +107,16 @@ def patch_writer(monkeypatch, suffix: str, action) -> None:
     if suffix == ".parquet":
         import pyarrow.parquet as pq
 
-        real = pq.write_table
+        # Both Results.save (pq.write_table) and the streamed `run --out` (one ParquetWriter,
+        # a row group at a time) write rows through ParquetWriter.write_table; the file is
+        # open and its header written when the signal lands.
+        real = pq.ParquetWriter.write_table
 
-        def writer(table, where, *args, **kwargs):
-            with open(where, "wb") as fh:  # half a file on disk when the signal lands
-                fh.write(b"PAR1 half written")
+        def writer(self, table, *args, **kwargs):
             action()
-            return real(table, where, *args, **kwargs)
+            return real(self, table, *args, **kwargs)
 
-        monkeypatch.setattr(pq, "write_table", writer)
+        monkeypatch.setattr(pq.ParquetWriter, "write_table", writer)
     else:
         real = pd.DataFrame.to_csv
 
