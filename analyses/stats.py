@@ -120,7 +120,14 @@ def paired_share_difference(x, y, confidence: float = CONFIDENCE) -> tuple[Inter
     a = float(np.sum((x == 1) & (y == 1)))
     b = float(np.sum((x == 1) & (y == 0)))
     c = float(np.sum((x == 0) & (y == 1)))
-    d = float(n - a - b - c)
+    return paired_share_from_counts(a, b, c, float(n - a - b - c), confidence)
+
+
+def paired_share_from_counts(a: float, b: float, c: float, d: float,
+                             confidence: float = CONFIDENCE) -> tuple[Interval, float]:
+    """:func:`paired_share_difference` from the 2 x 2 table of the pairs: a games with the
+    event in both arms, b only in x's, c only in y's, d in neither."""
+    n = a + b + c + d
     p1, l1, u1 = wilson_interval(a + b, n, confidence)
     p2, l2, u2 = wilson_interval(a + c, n, confidence)
     denom = (a + b) * (c + d) * (a + c) * (b + d)

@@ -37,7 +37,7 @@ import pandas as pd
 from scipy import stats as st
 
 from analyses._text import text_table, zero_share
-from analyses.stats import CONFIDENCE, holm, paired_share_difference, z_value
+from analyses.stats import CONFIDENCE, holm, paired_share_from_counts, z_value
 
 N_BOOT = 2000
 N_BOOT_GAIN = 400   # independent resamples for the pairing gain (a variance ratio, not an end)
@@ -54,7 +54,7 @@ class Metric:
     values: Callable[[pd.DataFrame], np.ndarray]  # per-game values (for "boot": what it needs)
     # "boot": statistic(values, weights), the statistic of the distinct per-game values, each
     # counted by a row of ``weights`` (replicates x values), one figure per replicate;
-    # "delta": statistic(values) -> (estimate, per-game influence values).
+    # "delta": the statistic of per-game moments (its interval: the delta method).
     statistic: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
     unit: str = ""                               # "" | "%" (shares) | "pp" (edges)
     source: str = ""                             # metrics of one source share their values
@@ -94,7 +94,7 @@ def metrics_for(frame: pd.DataFrame, players: int) -> list[Metric]:
     if scores:
         out.append(Metric("score_spread", "score spread (SD of final scores)", "delta",
                           partial(_score_moments, columns=scores),
-                          partial(sd_influence, seats=len(scores))))
+                          partial(pooled_sd, seats=len(scores))))
     return out
 
 
@@ -141,11 +141,14 @@ def weighted_midquantile(x: np.ndarray, w: np.ndarray, q: float):
     return float(out[0]) if np.ndim(w) == 1 else out
 
 
-def _score_moments(frame: pd.DataFrame, columns: tuple[str, ...]) -> np.ndarray:
+def _score_moments(frame: pd.DataFrame, columns: tuple[str, ...],
+                   centre: float | None = None) -> np.ndarray:
     """Per game: the sum and the sum of squares of its final scores, about a fixed centre
     (the SD does not depend on it; centring keeps the sums of squares exact enough)."""
     x = frame[list(columns)].to_numpy(dtype=float)
-    x = x - (np.round(x.mean()) if x.size else 0.0)
+    if centre is None:
+        centre = float(np.round(x.mean())) if x.size else 0.0
+    x = x - centre
     return np.column_stack([x.sum(axis=1), (x * x).sum(axis=1)])
 
 
@@ -159,18 +162,6 @@ def pooled_sd(moments: np.ndarray, w: np.ndarray, seats: int):
     var = np.maximum(s2 - total * mean * mean, 0.0) / np.maximum(total - 1, 1)
     out = np.sqrt(var)
     return float(out[0]) if np.ndim(w) == 1 else out
-
-
-def sd_influence(moments: np.ndarray, seats: int) -> tuple[float, np.ndarray]:
-    """The pooled SD of final scores and each game's influence on it (its linearisation):
-    with a = s1/P and b = s2/P per game, SD = sqrt(mean b - (mean a)^2) to first order and
-    phi_i = ((b_i - mean b) - 2 mean a (a_i - mean a)) / (2 SD), so Var(SD) ~ var(phi) / n
-    (the delta method; for a paired difference, the variance of phi_y - phi_x)."""
-    sd = pooled_sd(moments, np.ones(len(moments)), seats)
-    a, b = moments[:, 0] / seats, moments[:, 1] / seats
-    ma = a.mean()
-    phi = ((b - b.mean()) - 2 * ma * (a - ma)) / (2 * sd) if sd > 0 else np.zeros(len(a))
-    return sd, phi
 
 
 def weighted_sd(x: np.ndarray, w: np.ndarray) -> float:
@@ -299,37 +290,131 @@ def compare(base: pd.DataFrame, variants: Mapping[str, pd.DataFrame], players: i
             rules_text: Mapping[str, str] | None = None, base_label: str = "default",
             confidence: float = CONFIDENCE, n_boot: int = N_BOOT, seed: int = 0,
             meta: dict | None = None) -> VariantsAnswer:
-    """Compare each variant frame with the base frame, game by game (rows must pair up)."""
+    """Compare each variant frame with the base frame, game by game (rows must pair up): a
+    :class:`VariantsTally` fed the whole frames."""
     if not variants:
         raise ValueError("no variants to compare with the base rules")
-    z = z_value(confidence)
-    metrics = metrics_for(base, players)
-    for name, frame in variants.items():
-        if len(frame) != len(base) or not np.array_equal(frame["game"].to_numpy(),
-                                                          base["game"].to_numpy()):
-            raise ValueError(f"variant '{name}' was not played on the same games as the base")
-    boot = _paired_bootstrap([m for m in metrics if m.kind == "boot"], base, variants,
-                             confidence, n_boot, seed)
-    rows = []
-    for name, frame in variants.items():
-        for metric in metrics:
-            if metric.kind == "mean":
-                row = _paired_mean(metric.values(base), metric.values(frame), z)
-            elif metric.kind == "delta":
-                row = _paired_delta(metric, base, frame, z)
-            else:
-                row = boot[(name, metric.name)]
-            row = {**row, "base": row["base"] + metric.offset,
-                   "value": row["value"] + metric.offset}
-            rows.append({"variant": name, "rules": (rules_text or {}).get(name, name),
-                         "metric": metric.name, "label": metric.label, "unit": metric.unit,
-                         "kind": metric.kind, **row})
-    table = pd.DataFrame(rows)
+    tally = VariantsTally(players, list(variants))
+    tally.add(base, variants)
+    return tally.answer(rules_text, base_label, confidence, n_boot, seed, meta)
+
+
+class VariantsTally:
+    """What a comparison needs, fed chunk by chunk (the same games of the base and of every
+    variant at a time): per (variant, metric) the paired sums of a mean (and the 2 x 2
+    table of a 0/1 share), the distinct value pairs with their game counts for a quantile
+    (the pooled bootstrap reads nothing else), and the sums and cross-products of the
+    per-game score moments for the score spread. Memory does not grow with the games."""
+
+    def __init__(self, players: int, names: list[str]):
+        if not names:
+            raise ValueError("no variants to compare with the base rules")
+        self.players, self.names = players, list(names)
+        self.metrics: list[Metric] | None = None
+        self.n = 0
+        self.centre: float | None = None
+        self.sums: dict = {}
+
+    def add(self, base: pd.DataFrame, variants: Mapping[str, pd.DataFrame]) -> VariantsTally:
+        if set(variants) != set(self.names):
+            raise ValueError("every chunk needs the base and every variant")
+        for name, frame in variants.items():
+            if len(frame) != len(base) or not np.array_equal(frame["game"].to_numpy(),
+                                                              base["game"].to_numpy()):
+                raise ValueError(f"variant '{name}' was not played on the same games as the "
+                                 "base")
+        if self.metrics is None:
+            self.metrics = metrics_for(base, self.players)
+        if len(base) == 0:
+            return self
+        self.n += len(base)
+        for metric in self.metrics:
+            if metric.kind == "delta" and self.centre is None:
+                cols = [c for c in base if c.startswith("score_")]
+                self.centre = float(np.round(base[cols].to_numpy(dtype=float).mean()))
+            x = self._values(metric, base)
+            for name in self.names:
+                y = self._values(metric, variants[name])
+                key = (name, metric.source or metric.name) if metric.kind == "boot" else (
+                    name, metric.name)
+                if metric.kind == "boot":
+                    if metric is self._first_of_source(metric):  # once per source and chunk
+                        self._add_pairs(key, _rows(x), _rows(y))
+                elif metric.kind == "delta":
+                    v = np.hstack([x, y])
+                    got = self.sums.setdefault(key, {"s": np.zeros(4), "ss": np.zeros((4, 4))})
+                    got["s"] += v.sum(axis=0)
+                    got["ss"] += v.T @ v
+                else:
+                    got = self.sums.setdefault(key, {"sx": 0.0, "sy": 0.0, "sxx": 0.0,
+                                                     "syy": 0.0, "sdd": 0.0, "binary": True,
+                                                     "table": np.zeros(4)})
+                    d = y - x
+                    got["sx"] += float(x.sum())
+                    got["sy"] += float(y.sum())
+                    got["sxx"] += float((x * x).sum())
+                    got["syy"] += float((y * y).sum())
+                    got["sdd"] += float((d * d).sum())
+                    binary = bool(np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all())
+                    got["binary"] = got["binary"] and binary
+                    if got["binary"]:
+                        got["table"] += [np.sum((x == 1) & (y == 1)), np.sum((x == 1) & (y == 0)),
+                                         np.sum((x == 0) & (y == 1)), np.sum((x == 0) & (y == 0))]
+        return self
+
+    def _first_of_source(self, metric: Metric) -> Metric:
+        return next(m for m in self.metrics if (m.source or m.name) == (metric.source or
+                                                                        metric.name))
+
+    def _values(self, metric: Metric, frame: pd.DataFrame) -> np.ndarray:
+        if metric.kind == "delta":
+            return metric.values(frame, centre=self.centre)
+        return metric.values(frame)
+
+    def _add_pairs(self, key, x: np.ndarray, y: np.ndarray) -> None:
+        """Count the chunk's distinct (base, variant) value pairs into the running table."""
+        pairs, counts = np.unique(np.hstack([x, y]), axis=0, return_counts=True)
+        if key in self.sums:
+            old_pairs, old_counts, _ = self.sums[key]
+            pairs, at = np.unique(np.vstack([old_pairs, pairs]), axis=0, return_inverse=True)
+            counts = np.bincount(at.ravel(), weights=np.concatenate([old_counts, counts]))
+            counts = counts.astype(np.int64)
+        self.sums[key] = (pairs, counts, x.shape[1])
+
+    def answer(self, rules_text: Mapping[str, str] | None = None, base_label: str = "default",
+               confidence: float = CONFIDENCE, n_boot: int = N_BOOT, seed: int = 0,
+               meta: dict | None = None) -> VariantsAnswer:
+        if self.n == 0:
+            raise ValueError("no games to compare")
+        z = z_value(confidence)
+        metrics = self.metrics
+        boot = _paired_bootstrap([m for m in metrics if m.kind == "boot"], self.sums,
+                                 self.names, confidence, n_boot, seed)
+        rows = []
+        for name in self.names:
+            for metric in metrics:
+                if metric.kind == "mean":
+                    row = _paired_mean(self.sums[(name, metric.name)], self.n, z)
+                elif metric.kind == "delta":
+                    row = _paired_delta(metric, self.sums[(name, metric.name)], self.n, z)
+                else:
+                    row = boot[(name, metric.name)]
+                row = {**row, "base": row["base"] + metric.offset,
+                       "value": row["value"] + metric.offset}
+                rows.append({"variant": name, "rules": (rules_text or {}).get(name, name),
+                             "metric": metric.name, "label": metric.label, "unit": metric.unit,
+                             "kind": metric.kind, **row})
+        return _answer(pd.DataFrame(rows), self.n, len(self.names), base_label, confidence,
+                       n_boot, meta)
+
+
+def _answer(table: pd.DataFrame, games: int, n_variants: int, base_label: str,
+            confidence: float, n_boot: int, meta: dict | None) -> VariantsAnswer:
     # One family: every difference the answer holds (each metric of each variant), so a star
     # anywhere in any of its tables keeps the chance of a false one at 5% overall.
     table["p_holm"] = holm(table["p"].to_numpy())
     table["significant"] = table["p_holm"] < (1 - confidence)
-    method = (f"Differences: variant minus base on the same {len(base):,} games (common random "
+    method = (f"Differences: variant minus base on the same {games:,} games (common random "
               f"numbers). Means: paired normal interval; shares of 0/1 outcomes such as capped "
               f"games: Newcombe's paired score interval (method 10) with McNemar's exact p, "
               f"which hold for rare events (a share with no event reads '0 of N (<= 3/N)', the "
@@ -347,19 +432,19 @@ def compare(base: pd.DataFrame, variants: Mapping[str, pd.DataFrame], players: i
               f"each, not adjusted: one can exclude 0 without a *. No * is not evidence that a "
               f"variant changes nothing: the interval says how large a change the games can "
               f"rule out.")
-    return VariantsAnswer(table, len(base), base_label, method, meta or {})
+    return VariantsAnswer(table, games, base_label, method, meta or {})
 
 
-def _paired_bootstrap(metrics: list[Metric], base: pd.DataFrame,
-                      variants: Mapping[str, pd.DataFrame], confidence: float, n_boot: int,
-                      seed: int) -> dict:
-    """Bootstrap rows for every (variant, metric) of kind 'boot'.
+def _paired_bootstrap(metrics: list[Metric], tables: Mapping, names: list[str],
+                      confidence: float, n_boot: int, seed: int) -> dict:
+    """Bootstrap rows for every (variant, metric) of kind 'boot', from each variant's table
+    of distinct (base, variant) value pairs and their game counts.
 
     The Poisson bootstrap: in each replicate every game gets a Poisson(1) weight, the same
     for its base and its variant outcome (paired). Games with the same pair of values are
-    interchangeable, so they are pooled first: a group of c games gets a Poisson(c) weight,
-    the sum of theirs (the same distribution, far fewer draws). The pairing gain compares
-    with ``N_BOOT_GAIN`` independent replicates (base and variant weighed apart).
+    interchangeable, so a group of c games gets one Poisson(c) weight, the sum of theirs (the
+    same distribution, far fewer draws). The pairing gain compares with ``N_BOOT_GAIN``
+    independent replicates (base and variant weighed apart, each by its own values).
     """
     if not metrics:
         return {}
@@ -369,15 +454,16 @@ def _paired_bootstrap(metrics: list[Metric], base: pd.DataFrame,
     for m in metrics:
         by_source.setdefault(m.source or m.name, []).append(m)
     out = {}
-    for v, frame in variants.items():
-        for group in by_source.values():
-            x, y = _rows(group[0].values(base)), _rows(group[0].values(frame))
-            px, py, counts = _distinct_pairs(x, y)
+    for v in names:
+        for source, group in by_source.items():
+            pairs, counts, width = tables[(v, source)]
+            px, py = _flat(pairs[:, :width]), _flat(pairs[:, width:])
             paired = {m.name: np.empty(n_boot) for m in group}
             for lo, (w,) in _poisson_blocks(rng, (counts,), n_boot):
                 for m in group:
                     paired[m.name][lo:lo + len(w)] = m.statistic(py, w) - m.statistic(px, w)
-            (ux, cx), (uy, cy) = (np.unique(a, axis=0, return_counts=True) for a in (x, y))
+            (ux, cx), (uy, cy) = (_marginal(a, counts) for a in (pairs[:, :width],
+                                                                 pairs[:, width:]))
             n_gain = min(n_boot, N_BOOT_GAIN)
             indep = {m.name: np.empty(n_gain) for m in group}
             for lo, (wx, wy) in _poisson_blocks(rng, (cx, cy), n_gain):
@@ -395,17 +481,10 @@ def _paired_bootstrap(metrics: list[Metric], base: pd.DataFrame,
     return out
 
 
-def _distinct_pairs(x: np.ndarray, y: np.ndarray):
-    """The distinct (base, variant) value pairs of the games and how many games have each."""
-    if x.shape[1] == y.shape[1] == 1 and x.dtype.kind in "iu" and y.dtype.kind in "iu":
-        # whole numbers (game lengths): one integer code per pair sorts far faster than rows
-        lo_x, lo_y = x.min(), y.min()
-        span = int(y.max() - lo_y) + 1
-        codes, counts = np.unique((x[:, 0] - lo_x) * span + (y[:, 0] - lo_y),
-                                  return_counts=True)
-        return codes // span + lo_x, codes % span + lo_y, counts
-    pairs, counts = np.unique(np.hstack([x, y]), axis=0, return_counts=True)
-    return _flat(pairs[:, :x.shape[1]]), _flat(pairs[:, x.shape[1]:]), counts
+def _marginal(rows: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of one side of the pairs and how many games have each."""
+    values, at = np.unique(rows, axis=0, return_inverse=True)
+    return values, np.bincount(at.ravel(), weights=counts, minlength=len(values)).astype(np.int64)
 
 
 def _rows(values: np.ndarray) -> np.ndarray:
@@ -444,47 +523,68 @@ def bootstrap_interval_and_p(reps: np.ndarray, alpha: float) -> tuple[float, flo
     return low, high, min(1.0, 2 * min(below, above) / b)
 
 
-def _paired_mean(x: np.ndarray, y: np.ndarray, z: float) -> dict:
-    if x.size and np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all():
-        return _paired_share(x, y, z)
-    n = x.size
-    d = y - x
-    diff = float(d.mean())
-    var_d = float(d.var(ddof=1)) if n > 1 else 0.0
-    se = math.sqrt(var_d / n) if n else math.nan
-    var_indep = float(x.var(ddof=1) + y.var(ddof=1)) if n > 1 else 0.0
-    vrf = var_indep / var_d if var_d > 0 else (math.inf if var_indep > 0 else math.nan)
-    return {"base": float(x.mean()), "value": float(y.mean()), "diff": diff,
-            "low": diff - z * se, "high": diff + z * se, "p": _p_value(diff, se), "vrf": vrf}
-
-
-def _paired_delta(metric: Metric, base: pd.DataFrame, frame: pd.DataFrame, z: float) -> dict:
-    """A smooth statistic (the score spread) compared by the delta method: the paired
-    difference of the two estimates, its standard error from the per-game difference of
-    influence values, a normal interval and p."""
-    b0, phi_x = metric.statistic(metric.values(base))
-    v0, phi_y = metric.statistic(metric.values(frame))
-    n = len(phi_x)
-    diff = v0 - b0
-    var_d = float((phi_y - phi_x).var(ddof=1)) if n > 1 else 0.0
-    var_indep = float(phi_x.var(ddof=1) + phi_y.var(ddof=1)) if n > 1 else 0.0
-    se = math.sqrt(var_d / n) if n else math.nan
-    vrf = var_indep / var_d if var_d > 0 else (math.inf if var_indep > 0 else math.nan)
-    return {"base": b0, "value": v0, "diff": diff, "low": diff - z * se, "high": diff + z * se,
+def _paired_mean(sums: dict, n: int, z: float) -> dict:
+    """A mean's paired difference from the sums of x, y, their squares and the squared
+    differences; 0/1 outcomes go to :func:`_paired_share`."""
+    if sums["binary"]:
+        return _paired_share(sums, n, z)
+    mx, my = sums["sx"] / n, sums["sy"] / n
+    diff = my - mx
+    var_d = max(sums["sdd"] - n * diff * diff, 0.0) / (n - 1) if n > 1 else 0.0
+    var_x = max(sums["sxx"] - n * mx * mx, 0.0) / (n - 1) if n > 1 else 0.0
+    var_y = max(sums["syy"] - n * my * my, 0.0) / (n - 1) if n > 1 else 0.0
+    se = math.sqrt(var_d / n)
+    vrf = _gain(var_x + var_y, var_d)
+    return {"base": mx, "value": my, "diff": diff, "low": diff - z * se, "high": diff + z * se,
             "p": _p_value(diff, se), "vrf": vrf}
 
 
-def _paired_share(x: np.ndarray, y: np.ndarray, z: float) -> dict:
+def _paired_share(sums: dict, n: int, z: float) -> dict:
     """A share of 0/1 outcomes (capped games, a seat's outright wins): Newcombe's paired score
-    interval and McNemar's exact p (``stats.paired_share_difference``), which hold for rare
+    interval and McNemar's exact p (``stats.paired_share_from_counts``), which hold for rare
     events where the paired normal interval claims certainty."""
     confidence = 2 * st.norm.cdf(z) - 1
-    diff, p = paired_share_difference(x, y, confidence)
-    var_d = float((y - x).var(ddof=1)) if x.size > 1 else 0.0
-    var_indep = float(x.var(ddof=1) + y.var(ddof=1)) if x.size > 1 else 0.0
-    vrf = var_indep / var_d if var_d > 0 else (math.inf if var_indep > 0 else math.nan)
-    return {"base": float(x.mean()), "value": float(y.mean()), "diff": diff.estimate,
-            "low": diff.low, "high": diff.high, "p": p, "vrf": vrf}
+    a, b, c, d = (float(v) for v in sums["table"])
+    diff, p = paired_share_from_counts(a, b, c, d, confidence)
+    mx, my = (a + b) / n, (a + c) / n
+    var_d = ((b + c) - n * (my - mx) ** 2) / (n - 1) if n > 1 else 0.0
+    var_x = n * mx * (1 - mx) / (n - 1) if n > 1 else 0.0
+    var_y = n * my * (1 - my) / (n - 1) if n > 1 else 0.0
+    return {"base": mx, "value": my, "diff": diff.estimate, "low": diff.low,
+            "high": diff.high, "p": p, "vrf": _gain(var_x + var_y, max(var_d, 0.0))}
+
+
+def _paired_delta(metric: Metric, sums: dict, n: int, z: float) -> dict:
+    """The score spread compared by the delta method, from the sums and cross-products of
+    the per-game moments (m0, m1) of base and variant: each SD's influence on a game is
+    linear in its moments, phi = (m1 - mean m1) / (2 SD P) - mean a / (SD P) (m0 - mean m0)
+    with a = m0 / P, so the variance of the paired difference is c' Cov c."""
+    seats = metric.statistic.keywords["seats"]
+    s, ss = sums["s"], sums["ss"]
+    cov = (ss - np.outer(s, s) / n) / (n - 1) if n > 1 else np.zeros((4, 4))
+    out, coef = [], []
+    for k in (0, 2):  # base moments, then variant moments
+        total = seats * n
+        mean = s[k] / total
+        var = max(s[k + 1] - total * mean * mean, 0.0) / max(total - 1, 1)
+        sd = math.sqrt(var)
+        out.append(sd)
+        coef += ([-mean / (sd * seats), 1 / (2 * sd * seats)] if sd > 0 else [0.0, 0.0])
+    b0, v0 = out
+    c = np.array([-coef[0], -coef[1], coef[2], coef[3]])
+    var_d = float(c @ cov @ c)
+    var_indep = float(c[:2] @ cov[:2, :2] @ c[:2] + c[2:] @ cov[2:, 2:] @ c[2:])
+    se = math.sqrt(max(var_d, 0.0) / n)
+    diff = v0 - b0
+    return {"base": b0, "value": v0, "diff": diff, "low": diff - z * se, "high": diff + z * se,
+            "p": _p_value(diff, se), "vrf": _gain(var_indep, var_d)}
+
+
+def _gain(var_indep: float, var_paired: float) -> float:
+    """The pairing gain: variance of the difference with independent samples / paired."""
+    if var_paired > 0:
+        return var_indep / var_paired
+    return math.inf if var_indep > 0 else math.nan
 
 
 def _p_value(diff: float, se: float) -> float:
