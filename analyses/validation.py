@@ -46,14 +46,16 @@ class Case:
     ci_reps: int = 2000    # replications in the CI test (fewer for the slow cases)
 
 
-def _wins(rng, shares, n):
+def synthetic_wins(rng, shares, n):
+    """games x seats wins with seat s winning with probability shares[s] (no ties)."""
     winner = rng.choice(len(shares), size=n, p=np.asarray(shares) / np.sum(shares))
     wins = np.zeros((n, len(shares)))
     wins[np.arange(n), winner] = 1.0
     return pd.DataFrame({f"win_{s}": wins[:, s] for s in range(len(shares))})
 
 
-def _gap_shares(players, gap):
+def gap_shares(players, gap):
+    """Seat 0 at 1/P + gap, the others sharing the rest equally."""
     fair = 1 / players
     return [fair + gap] + [(1 - fair - gap) / (players - 1)] * (players - 1)
 
@@ -143,24 +145,24 @@ def seat_test_level_with_ties(rng) -> bool:
 
 def no_false_balanced(rng) -> bool:
     """True gap exactly the margin: 'balanced' would be wrong."""
-    frame = _wins(rng, _gap_shares(4, 0.02), 20_000)
+    frame = synthetic_wins(rng, gap_shares(4, 0.02), 20_000)
     return seat_advantage(frame, 4, margin=0.02).verdict != "balanced"
 
 
 def no_false_unbalanced(rng) -> bool:
-    frame = _wins(rng, _gap_shares(4, 0.02), 20_000)
+    frame = synthetic_wins(rng, gap_shares(4, 0.02), 20_000)
     return seat_advantage(frame, 4, margin=0.02).verdict != "unbalanced"
 
 
 def planned_games_decide(rng) -> bool:
     """Undetermined after 3,000 games: the games it asks for reach a verdict."""
-    shares = _gap_shares(3, 0.01)
+    shares = gap_shares(3, 0.01)
     while True:
-        first = _wins(rng, shares, 3_000)
+        first = synthetic_wins(rng, shares, 3_000)
         ans = seat_advantage(first, 3, margin=0.03)
         if ans.verdict == "undetermined" and ans.more_games is not None:
             break
-    more = _wins(rng, shares, min(ans.more_games, 2_000_000))
+    more = synthetic_wins(rng, shares, min(ans.more_games, 2_000_000))
     total = pd.concat([first, more], ignore_index=True)
     return seat_advantage(total, 3, margin=0.03).verdict != "undetermined"
 

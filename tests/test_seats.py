@@ -9,6 +9,7 @@ import pytest
 from analyses import sequential
 from analyses.seats import reseat, seat_advantage, win_share_by
 from analyses.stats import share_interval
+from analyses.validation import gap_shares, synthetic_wins
 
 
 def synthetic(shares, n, seed=0, tie_rate=0.0, no_winner=0.0):
@@ -236,21 +237,6 @@ def test_the_position_test_finds_a_real_position_effect():
     assert dof == 2 and p < 1e-6
 
 
-def _fast_wins(rng, shares, n):
-    """games x seats wins with seat s winning with probability shares[s] (no ties)."""
-    winner = rng.choice(len(shares), size=n, p=np.asarray(shares) / np.sum(shares))
-    wins = np.zeros((n, len(shares)))
-    wins[np.arange(n), winner] = 1.0
-    return pd.DataFrame({f"win_{s}": wins[:, s] for s in range(len(shares))})
-
-
-def _shares_with_gap(players, gap):
-    """Seat 0 at 1/P + gap, the others sharing the rest equally."""
-    fair = 1 / players
-    rest = (1 - fair - gap) / (players - 1)
-    return [fair + gap] + [rest] * (players - 1)
-
-
 @pytest.mark.parametrize("gap, most", [(0.02, 0.05), (0.021, 0.05)])
 def test_a_false_balanced_stays_within_its_error_rate(gap, most):
     """At a true gap of the margin (and just beyond it) 'balanced' is wrong; the equivalence
@@ -258,7 +244,7 @@ def test_a_false_balanced_stays_within_its_error_rate(gap, most):
     rng = np.random.default_rng(11)
     reps, wrong = 400, 0
     for _ in range(reps):
-        frame = _fast_wins(rng, _shares_with_gap(4, gap), 20_000)
+        frame = synthetic_wins(rng, gap_shares(4, gap), 20_000)
         wrong += seat_advantage(frame, 4, margin=0.02).verdict == "balanced"
     assert wrong / reps <= most + 0.025
 
@@ -267,7 +253,7 @@ def test_a_false_unbalanced_stays_within_its_error_rate():
     rng = np.random.default_rng(12)
     reps, wrong = 400, 0
     for _ in range(reps):
-        frame = _fast_wins(rng, _shares_with_gap(4, 0.02), 20_000)
+        frame = synthetic_wins(rng, gap_shares(4, 0.02), 20_000)
         wrong += seat_advantage(frame, 4, margin=0.02).verdict == "unbalanced"
     assert wrong / reps <= 0.05 + 0.025
 
@@ -281,7 +267,7 @@ def test_the_equivalence_test_has_more_power_than_simultaneous_intervals():
     rng = np.random.default_rng(13)
     reps, new, old = 300, 0, 0
     for _ in range(reps):
-        frame = _fast_wins(rng, _shares_with_gap(4, 0.0), 4_000)
+        frame = synthetic_wins(rng, gap_shares(4, 0.0), 4_000)
         new += seat_advantage(frame, 4, margin=0.02).verdict == "balanced"
         sims = [share_interval(frame[f"win_{s}"], 1 - 0.05 / 4) for s in range(4)]
         old += all(-0.02 < i.low - 0.25 and i.high - 0.25 < 0.02 for i in sims)
@@ -294,17 +280,17 @@ def test_the_suggested_games_reach_a_verdict_with_the_promised_power(gap):
     the runs reach a verdict (the old plan, at the observed gap without a power term, gave
     about 50-64%)."""
     rng = np.random.default_rng(14 + int(gap * 1000))
-    shares = _shares_with_gap(3, gap)
+    shares = gap_shares(3, gap)
     tried = reached = 0
     while tried < 150:
-        first = _fast_wins(rng, shares, 3_000)
+        first = synthetic_wins(rng, shares, 3_000)
         ans = seat_advantage(first, 3, margin=0.03)
         if ans.verdict != "undetermined" or ans.more_games is None:
             continue
         tried += 1
         # A few runs, whose observed gap sits near the margin, ask for millions; they play at
         # most 2,000,000 more (a run cut short counts against the promise if undecided).
-        more = _fast_wins(rng, shares, min(ans.more_games, 2_000_000))
+        more = synthetic_wins(rng, shares, min(ans.more_games, 2_000_000))
         total = pd.concat([first, more], ignore_index=True)
         reached += seat_advantage(total, 3, margin=0.03).verdict != "undetermined"
     assert reached / tried >= 0.72

@@ -16,10 +16,10 @@ import signal
 
 import pandas as pd
 import pytest
+from clitools import run_cli
 
 import simulate
 import simulate.runner as runner
-from reports.cli import main
 from simulate.results import Results, meta_path
 from simulate.signals import deferred
 
@@ -54,13 +54,6 @@ def leftovers(folder) -> list[str]:
     """Hidden or temporary files a write could leave behind."""
     return [p.name for p in folder.rglob("*") if p.name.startswith(".") or
             p.name.endswith(".tmp")]
-
-
-def run_cli(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 # ---------------------------------------------------------------- run --out

@@ -16,12 +16,12 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from clitools import run_cli
 
 import simulate
 import simulate.results as results_mod
 import simulate.runner as runner
 from engines import GAMES
-from reports.cli import main
 from simulate.errors import UserError
 from simulate.results import Results, RowWriter, meta_path
 from simulate.summary import StreamSummary, quantiles_from_counts, summarise, summary_frame
@@ -158,13 +158,6 @@ def test_an_error_leaves_no_temporary_and_the_old_file(tmp_path):
 
 
 # ---------------------------------------------------------------- the command
-
-
-def run_cli(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
