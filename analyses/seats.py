@@ -177,6 +177,7 @@ class SeatTally:
         self.squares = np.zeros(players)
         self.products = np.zeros((players, players))
         self.by_view = {name: LevelTally() for name in self.views}
+        self.ordered: np.ndarray | None = None  # a part's wins in game order (SeatParts)
         self.levels = {"ci": confidence, **verdict_levels(1 - confidence, players)}
         self.sequences = {} if sequential_plan is None else {
             (name, s): sequential.EBSequence(1 - level, sequential_plan[1])
@@ -199,10 +200,18 @@ class SeatTally:
         return self
 
     def merge(self, other: SeatTally) -> SeatTally:
-        """Add another tally of the same question (games of other indices)."""
-        if self.sequences or other.sequences:
+        """Add another tally of the same question (games of other indices). A sequential
+        tally takes only a part that kept its games' wins in order (:class:`SeatParts`),
+        merged in game order."""
+        if other.sequences:
             raise ValueError("a confidence sequence reads the games in order: it cannot be "
                              "merged from parts")
+        if self.sequences:
+            if other.ordered is None:
+                raise ValueError("a sequential tally merges only parts that kept their wins "
+                                 "in game order (SeatParts(ordered=True))")
+            for (_, s), seq in self.sequences.items():
+                seq.update(other.ordered[:, s])
         self.n += other.n
         self.sums += other.sums
         self.squares += other.squares
@@ -269,6 +278,32 @@ class SeatTally:
         for name, part in self.by_view.items():
             answer.views[name], answer.view_tests[name] = part.answer(players, confidence)
         return answer
+
+
+@dataclass(frozen=True)
+class SeatParts:
+    """One block's seat tallies, made where the block is played (a run's ``part``): by
+    seat with the game's seat views, and by turn-order place when ``place_pattern`` names
+    the per-seat column that re-seats the wins. With ``ordered`` each part also keeps its
+    wins in game order, for a sequential tally's confidence sequences."""
+
+    players: int
+    views: tuple[tuple[str, str], ...] = ()
+    place_pattern: str | None = None
+    ordered: bool = False
+
+    def __call__(self, frame: pd.DataFrame) -> tuple[SeatTally, SeatTally | None]:
+        by_seat = self._tally(frame, dict(self.views))
+        by_place = (None if self.place_pattern is None else
+                    self._tally(reseat(frame, self.players, self.place_pattern), {}))
+        return by_seat, by_place
+
+    def _tally(self, frame: pd.DataFrame, views: dict) -> SeatTally:
+        tally = SeatTally(self.players, views).add(frame)
+        if self.ordered:
+            tally.ordered = np.column_stack([frame[f"win_{s}"].to_numpy(dtype=float)
+                                             for s in range(self.players)])
+        return tally
 
 
 class LevelTally:

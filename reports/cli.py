@@ -15,6 +15,7 @@ import json
 import math
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -63,6 +64,18 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")
 FormatOpt = Annotated[str, typer.Option("--format", help="output: table, json or csv")]
 CsvOutOpt = Annotated[Path | None, typer.Option("--out", help="also write the tables to "
                                                 "FILE.csv")]
+ClusterOpt = Annotated[str | None, typer.Option(
+    "--cluster", help="play on a Dask cluster started on this machine: local:N (N worker "
+                      "processes; needs rumsim[dask]); the answer does not change")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", help="play on the Dask cluster whose scheduler is at tcp://HOST:PORT "
+                        "(default: $RUMSIM_SCHEDULER); the answer does not change")]
+CheckpointOpt = Annotated[Path | None, typer.Option(
+    "--checkpoint", help="save every finished block of games in folder DIR as it completes, "
+                         "so a killed run can be resumed")]
+ResumeOpt = Annotated[bool, typer.Option(
+    "--resume", help="continue the run saved in --checkpoint DIR: play only the blocks it "
+                     "lacks (same arguments required); the answer equals an unbroken run's")]
 
 
 def build_rules(info, preset: str | None, rules_file: Path | None, rule: list[str] | None):
@@ -99,6 +112,25 @@ def progress_flag(quiet: bool) -> bool | None:
 
 
 # ---------------------------------------------------------------- games / rules
+
+
+@contextmanager
+def playing(cluster: str | None, scheduler: str | None, checkpoint: Path | None,
+            resume: bool):
+    """Where a command's runs are played (None: this process, else a Dask backend) and the
+    checkpoint they save into (None without --checkpoint)."""
+    from simulate.checkpoint import Checkpoint
+    from simulate.cluster import backend_for
+
+    if resume and checkpoint is None:
+        raise UserError("--resume continues a run saved with --checkpoint DIR: give the folder")
+    saved = Checkpoint(checkpoint, resume) if checkpoint is not None else None
+    backend = backend_for(cluster, scheduler)
+    if backend is None:
+        yield None, saved
+        return
+    with backend:
+        yield backend, saved
 
 
 @app.command()
@@ -231,6 +263,10 @@ def run(
                                                    "(results do not depend on it)")] = None,
     backend: Annotated[str, typer.Option("--backend", help="fast (Numba) or reference "
                                          "(readable Python, slow)")] = "fast",
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
+    checkpoint: CheckpointOpt = None,
+    resume: ResumeOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Play N games and summarise every outcome column (rows saved with --out)."""
@@ -253,6 +289,7 @@ def run(
     # it finishes, so memory stays flat in N; the file is renamed into place at the end.
     stream = StreamSummary()
     with ExitStack() as stack:
+        where, saved = stack.enter_context(playing(cluster, scheduler, checkpoint, resume))
         writer = stack.enter_context(RowWriter(out)) if out is not None else None
 
         def take(frame) -> None:
@@ -263,7 +300,7 @@ def run(
         results = simulate.run(info, n_games, rules=rules_obj, policies=policies,
                                players=players, seed=seed, workers=workers, chunk_size=chunk,
                                backend=backend, progress=progress_flag(quiet), on_chunk=take,
-                               keep=False)
+                               keep=False, cluster=where, checkpoint=saved)
         if results.meta["interrupted"]:
             typer.echo(f"interrupted: kept the {results.meta['games']:,} games that finished",
                        err=True)
@@ -295,6 +332,10 @@ def thresholds(
     workers: WorkersOpt = None,
     fmt: FormatOpt = "table",
     out: CsvOutOpt = None,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
+    checkpoint: CheckpointOpt = None,
+    resume: ResumeOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Rum Runner's printed score bands against how games really score."""
@@ -311,25 +352,32 @@ def thresholds(
     _check_csv_out(out)
     results = {}
     cut, not_played = None, []
-    for i, pol in enumerate(chosen):
-        count = min(n_games, n_slow) if pol.spec.slow else n_games
-        # Streamed: each chunk is counted into the accumulator and dropped, so memory stays
-        # flat whatever the number of games (and the row-memory check does not apply).
-        acc = th.ThresholdsAccumulator()
-        try:
-            res = simulate.run(info, count, rules=rules_obj, policies=(pol,), seed=seed,
-                               workers=workers, progress=progress_flag(quiet),
-                               label=pol.label(), keep=False, on_chunk=acc.add)
-        except Interrupted:  # stopped between two runs: this one and the rest not played
-            not_played = [p.label() for p in chosen[i:]]
-            break
-        acc.meta = res.meta
-        if res.meta["games"]:
-            results[pol.label()] = acc
-        if res.meta["interrupted"]:
-            cut = (f"policy {pol.label()}", res.meta["games"], count)
-            not_played = [p.label() for p in chosen[i + 1:]]
-            break
+    with playing(cluster, scheduler, checkpoint, resume) as (where, saved):
+        for i, pol in enumerate(chosen):
+            count = min(n_games, n_slow) if pol.spec.slow else n_games
+            # Streamed: each block is counted into an accumulator where it is played, and
+            # only the counts come back, so memory stays flat whatever the number of games.
+            total = [th.ThresholdsAccumulator()]
+
+            def take(part, total=total) -> None:
+                total[0] = total[0].merge(part)
+            try:
+                res = simulate.run(info, count, rules=rules_obj, policies=(pol,), seed=seed,
+                                   workers=workers, progress=progress_flag(quiet),
+                                   label=pol.label(), keep=False,
+                                   part=th.ThresholdsAccumulator.of, on_part=take,
+                                   cluster=where, checkpoint=saved)
+            except Interrupted:  # stopped between two runs: this one and the rest not played
+                not_played = [p.label() for p in chosen[i:]]
+                break
+            acc = total[0]
+            acc.meta = res.meta
+            if res.meta["games"]:
+                results[pol.label()] = acc
+            if res.meta["interrupted"]:
+                cut = (f"policy {pol.label()}", res.meta["games"], count)
+                not_played = [p.label() for p in chosen[i + 1:]]
+                break
     partial = Partial.of(cut, not_played, "policy", [p.label() for p in chosen])
     if not results:
         raise Interrupted(f"{partial.note}; no game finished, so there is nothing to show")
@@ -366,6 +414,10 @@ def seats(
     workers: WorkersOpt = None,
     fmt: FormatOpt = "table",
     out: CsvOutOpt = None,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
+    checkpoint: CheckpointOpt = None,
+    resume: ResumeOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """First-player / seat advantage: win share per seat with intervals and a verdict."""
@@ -396,19 +448,20 @@ def seats(
     _check_csv_out(out)
     runs = []
     cut, not_played = None, []
-    for i, p in enumerate(counts):
-        try:
-            answer = _seat_answer(info, p, n_games, cap, rules_obj, policy, margin, precision,
-                                  seed, workers, quiet, power)
-        except Interrupted:  # stopped before this count's games: it and the rest not played
-            not_played = counts[i:]
-            break
-        runs.append(answer[:3])
-        meta = answer[3]
-        if meta["interrupted"]:
-            cut = (f"{p} players", meta["games"], meta["requested"])
-            not_played = counts[i + 1:]
-            break
+    with playing(cluster, scheduler, checkpoint, resume) as (where, saved):
+        for i, p in enumerate(counts):
+            try:
+                answer = _seat_answer(info, p, n_games, cap, rules_obj, policy, margin,
+                                      precision, seed, workers, quiet, power, where, saved)
+            except Interrupted:  # stopped before this count's games: it and the rest not played
+                not_played = counts[i:]
+                break
+            runs.append(answer[:3])
+            meta = answer[3]
+            if meta["interrupted"]:
+                cut = (f"{p} players", meta["games"], meta["requested"])
+                not_played = counts[i + 1:]
+                break
     partial = Partial.of(cut, [f"{p} players" for p in not_played], "player count",
                          [f"{p} players" for p in counts])
     if not runs:
@@ -479,7 +532,8 @@ def player_counts(info, text: str | None) -> list[int]:
 
 
 def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, margin: float,
-                 precision: float | None, seed: int, workers, quiet: bool, power: float):
+                 precision: float | None, seed: int, workers, quiet: bool, power: float,
+                 where=None, saved=None):
     """One player count's seat answers (by turn order first when seats are colours), their
     JSON data and a function rendering the text."""
 
@@ -505,25 +559,30 @@ def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, 
         # stopping point does not depend on threads or anything else.
         chunk = max(50, -(-n_plan // 20))
         n_minimum, n_games = n_games, cap
-    # The answers are tallied chunk by chunk (no rows are kept, so memory does not grow with
-    # the games): by seat with the game's seat views, and by turn order place when seats
-    # are colours (the wins re-seated by the game's turn-order column).
+    # The answers are tallied block by block where each block is played (no rows are kept,
+    # so memory does not grow with the games): by seat with the game's seat views, and by
+    # turn order place when seats are colours (the wins re-seated by the game's turn-order
+    # column). Only the tallies come back, and they are merged in block order.
     views = info.extra.get("seat_views")
     by_seat = seat_analysis.SeatTally(players, views, plan)
     by_place = seat_analysis.SeatTally(players, sequential_plan=plan) if turn_order else None
     headline = (by_place or by_seat).sequences.get(("ci", 0))
+    parts = seat_analysis.SeatParts(players, tuple((views or {}).items()),
+                                    turn_order[1] if turn_order else None,
+                                    ordered=precision is not None)
 
-    def feed(frame) -> None:
-        by_seat.add(frame)
+    def take(part) -> None:
+        by_seat.merge(part[0])
         if by_place is not None:
-            by_place.add(seat_analysis.reseat(frame, players, turn_order[1]))
+            by_place.merge(part[1])
 
     if precision is not None:
-        def stop_when(frame) -> bool:
+        def stop_when(part) -> bool:
             return headline.t >= n_minimum and headline.halfwidth() <= precision
     results = simulate.run(info, n_games, rules=rules_obj, policies=policies, players=players,
                            seed=seed, workers=workers, progress=progress_flag(quiet),
-                           chunk_size=chunk, stop_when=stop_when, on_chunk=feed, keep=False)
+                           chunk_size=chunk, stop_when=stop_when, part=parts, on_part=take,
+                           keep=False, cluster=where, checkpoint=saved)
     if results.meta["interrupted"] and not results.meta["games"]:
         raise Interrupted("stopped before any game finished")
     if results.meta["interrupted"]:
@@ -693,10 +752,15 @@ def variants(
                                           "with Holm p-values and pairing gains")] = False,
     fmt: FormatOpt = "table",
     out: CsvOutOpt = None,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
+    checkpoint: CheckpointOpt = None,
+    resume: ResumeOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Compare rule variants with the base rules on the same games (common random numbers)."""
-    from analyses.variants import compare
+    import simulate
+    from analyses.variants import VariantsTally
 
     check_format(fmt)
     n_games = parse_count(n)
@@ -725,22 +789,31 @@ def variants(
     label = f"preset {base_preset}" if base_preset is not None else "the defaults"
     runs = {"base": (base_rules, label)}
     runs.update({name: (r, r.describe()) for name, r in chosen.items()})
-    frames = {}
-    for name, (rules_obj, _) in runs.items():
-        res = _complete_run(f"variant '{name}'" if name != "base" else "the base rules",
-                            [r.meta["games"] for r in frames.values()], len(runs),
-                            "a comparison needs every variant on the same games",
-                            info, n_games, rules=rules_obj, policies=policies, players=players,
-                            seed=seed, workers=workers, progress=progress_flag(quiet),
-                            label=name)
-        frames[name] = res
-    base = frames.pop("base")
-    answer = compare(base.frame, {k: v.frame for k, v in frames.items()}, players,
-                     rules_text={k: runs[k][1] for k in frames},
-                     base_label=label if base_rules.describe() == "default"
-                     else f"{label} ({base_rules.describe()})", seed=seed, meta=base.meta)
+    # Lockstep: each block of games is played under the base rules and every variant, on
+    # the same game indices, and fed into the tally at once; no rows are kept. A stop keeps
+    # the blocks that finished, every variant on the same games.
+    names = [name for name in runs if name != "base"]
+    tally = VariantsTally(players, names)
+
+    def take(frames) -> None:
+        tally.add(frames[0], dict(zip(names, frames[1:], strict=True)))
+
+    with playing(cluster, scheduler, checkpoint, resume) as (where, saved):
+        res = simulate.run(info, n_games, rules=tuple(r for r, _ in runs.values()),
+                           policies=policies, players=players, seed=seed, workers=workers,
+                           progress=progress_flag(quiet), label="base and variants",
+                           on_chunk=take, keep=False, cluster=where, checkpoint=saved)
+    if not res.meta["games"]:
+        raise Interrupted("stopped before any game finished, so there is nothing to compare")
+    partial = None
+    if res.meta["interrupted"]:
+        partial = Partial.of(("the base and every variant", res.meta["games"], n_games), [],
+                             "variant", ["all"])
+    answer = tally.answer({k: runs[k][1] for k in names},
+                          label if base_rules.describe() == "default"
+                          else f"{label} ({base_rules.describe()})", seed=seed, meta=res.meta)
     _emit_answer(out, fmt, answer.to_csv(), answer.to_json(),
-                 lambda: answer.render_text(details=details))
+                 lambda: answer.render_text(details=details), partial)
 
 
 @app.command()

@@ -15,7 +15,8 @@ import platform
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import closing
 from typing import Any
 
 import numpy as np
@@ -23,11 +24,12 @@ import pandas as pd
 
 from engines import get_game
 from engines._game import GameInfo, Policy
+from simulate.blocks import BACKENDS, Blocks, Job, LocalBackend, to_frame
+from simulate.checkpoint import Checkpoint
 from simulate.errors import Interrupted, UserError
 from simulate.results import Results
 from simulate.signals import STOP_SIGNALS
 
-BACKENDS = ("fast", "reference")
 VERSION = "0.1.0"
 
 
@@ -54,7 +56,9 @@ def resolve(game: str | GameInfo, rules=None, policies=None, players: int | None
     """(GameInfo, Rules, policies tuple, players) from names, dicts or objects."""
     info = get_game(game) if isinstance(game, str) else game
     players = info.check_players(players)
-    if rules is None:
+    if isinstance(rules, (tuple, list)):  # rule sets played in lockstep (see simulate.blocks)
+        rules = tuple(resolve(info, r, None, players)[1] for r in rules)
+    elif rules is None:
         rules = info.rules_cls()
     elif isinstance(rules, dict):
         rules = info.rules_cls.from_overrides(rules)
@@ -186,7 +190,10 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         backend: str = "fast", progress: bool | None = None, first_game: int = 0,
         on_chunk: Callable[[pd.DataFrame], Any] | None = None, keep: bool = True,
         label: str | None = None,
-        stop_when: Callable[[pd.DataFrame], bool] | None = None) -> Results:
+        stop_when: Callable[[Any], bool] | None = None,
+        part: Callable[[pd.DataFrame], Any] | None = None,
+        on_part: Callable[[Any], Any] | None = None,
+        cluster=None, checkpoint: Checkpoint | None = None) -> Results:
     """Play ``n_games`` games and return their outcome rows with metadata.
 
     ``rules``: a Rules object, a dict of overrides, or None (defaults).
@@ -197,6 +204,12 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     ends there (``meta["stop_condition_met"]``), e.g. once an interval is narrow
     enough. Where it can stop depends on the chunk size, so pass ``chunk_size``
     with it to keep the result independent of anything but the arguments.
+
+    ``part`` reduces each chunk's rows to a summary where the chunk is played (a Dask
+    worker, or here); ``on_part`` then sees the summaries in chunk order (and so does
+    ``stop_when``), and no row reaches this process. ``cluster`` is a backend from
+    ``simulate.cluster`` (None: this process). ``checkpoint`` saves each finished chunk's
+    summary (or rows) and, on resume, plays only the chunks it lacks.
     """
     info, rules, policies, players = resolve(game, rules, policies, players)
     if backend not in BACKENDS:
@@ -207,20 +220,29 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         raise UserError(f"the game count must be at least 1, not {n_games}")
     if backend == "reference" and workers not in (None, 1):
         raise UserError(f"--workers {workers}: the reference backend plays on one thread")
-    workers = set_workers(workers) if backend == "fast" else 1
+    if cluster is not None and workers is not None:
+        raise UserError("--workers sets this machine's threads; on a Dask cluster each worker "
+                        "uses its own")
+    if part is not None and (on_chunk is not None or keep):
+        raise ValueError("a run reduced by part= keeps no rows: pass on_part, keep=False")
+    if isinstance(rules, tuple) and keep:
+        raise ValueError("rule sets in lockstep give a frame per rule set: pass on_chunk, "
+                         "keep=False")
+    workers = set_workers(workers) if backend == "fast" and cluster is None else 1
     chunk = int(chunk_size or default_chunk(info, policies, backend))
     if chunk < 1:
         raise UserError(f"chunk size must be at least 1, not {chunk}")
     columns = info.columns(players)
-    names = [c.name for c in columns]
     if keep and stop_when is None:
         check_memory(n_games, len(columns))
-
-    def play_chunk(start: int, count: int) -> np.ndarray:
-        if backend == "fast":
-            return info.fast(rules, policies, players, seed, start, count)
-        rows = [info.reference(rules, policies, players, seed, g) for g in range(start, start + count)]
-        return np.array([[row[n] for n in names] for row in rows], dtype=np.float64)
+    job = Job(info.name, rules, tuple(policies), players, int(seed), backend, part)
+    blocks = Blocks(first_game, n_games, chunk)
+    consume = on_part if part is not None else on_chunk
+    store = None
+    if checkpoint is not None:
+        store = checkpoint.run({**job.describe(), "first_game": int(first_game),
+                                "games": int(n_games), "block": chunk, "rumsim": VERSION})
+    where = cluster or LocalBackend()
 
     frames: list[pd.DataFrame] = []
     done = 0
@@ -228,35 +250,58 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     started = time.perf_counter()
     bar = _progress_bar(progress, n_games, label or f"{info.name} {'/'.join(p.label() for p in policies[:1])}")
     with _RunFlag() as stop, bar:
-        while done < n_games and not stop.requested and not satisfied:
-            count = min(chunk, n_games - done)
-            block = play_chunk(first_game + done, count)
-            frame = to_frame(block, columns)
-            if on_chunk is not None:
-                on_chunk(frame)
-            if keep:
-                frames.append(frame)
-            done += count
-            bar.advance(count)
-            satisfied = stop_when is not None and bool(stop_when(frame))
+        if cluster is not None and (store is None or len(store) < len(blocks)):
+            cluster.warm(job)
+        order = _in_order(job, blocks, where, store)
+        with closing(order):  # a stop closes it: the blocks a cluster has in flight are cancelled
+            for i, result in enumerate(order):
+                count = blocks[i][1]
+                if consume is not None:
+                    consume(result)
+                if keep:
+                    frames.append(result)
+                done += count
+                bar.advance(count)
+                satisfied = stop_when is not None and bool(stop_when(result))
+                if stop.requested or satisfied:
+                    break
     elapsed = time.perf_counter() - started
     frame = pd.concat(frames, ignore_index=True) if frames else to_frame(
         np.zeros((0, len(columns))), columns)
-    meta = make_meta(info, rules, policies, players, seed, first_game, n_games, done, backend,
-                     workers, chunk, elapsed, interrupted=done < n_games and not satisfied)
+    lockstep = isinstance(rules, tuple)
+    meta = make_meta(info, rules[0] if lockstep else rules, policies, players, seed, first_game,
+                     n_games, done, backend, workers, chunk, elapsed,
+                     interrupted=done < n_games and not satisfied)
+    if lockstep:
+        meta["lockstep_rules"] = [r.describe() for r in rules]
     meta["stop_condition_met"] = satisfied
+    meta["where"] = where.describe()
+    if store is not None:
+        meta["checkpoint"] = {"folder": str(store.folder), "blocks": len(store),
+                              "loaded": store.loaded}
     if meta["interrupted"]:
         stop.cut.append({"label": label or info.name, "games": done, "requested": n_games})
     return Results(frame, meta)
 
 
-def to_frame(block: np.ndarray, columns) -> pd.DataFrame:
-    """Outcome array -> tidy frame with the declared dtypes."""
-    data = {}
-    for j, col in enumerate(columns):
-        values = block[:, j]
-        data[col.name] = values.astype(np.int64) if col.dtype == "int" else values.astype(np.float64)
-    return pd.DataFrame(data)
+def _in_order(job: Job, blocks: Blocks, where, store) -> Iterator[Any]:
+    """Every block's result in block order: from the checkpoint when it has the block, else
+    played by ``where`` (and then saved). The generator is closed when the run stops early,
+    which cancels the blocks still in flight."""
+    if store is None:
+        yield from where.ordered(job, (blocks[i] for i in range(len(blocks))))
+        return
+    missing = where.ordered(job, (blocks[i] for i in range(len(blocks)) if not store.has(i)))
+    try:
+        for i in range(len(blocks)):
+            if store.has(i):
+                yield store.load(i)
+            else:
+                result = next(missing)
+                store.save(i, blocks[i], result)
+                yield result
+    finally:
+        missing.close()
 
 
 def make_meta(info, rules, policies, players, seed, first_game, requested, games, backend,

@@ -115,10 +115,10 @@ def test_runner_rejects_bad_requests():
 def test_a_stop_signal_keeps_what_finished_and_exits_130(tmp_path, monkeypatch, capsys, sig):
     """A signal during a command's run: the run stops at the next chunk boundary, the rows
     that finished are written, no temporary file is left and the exit code is 130."""
-    import simulate.runner as runner
+    import simulate.blocks as blocks
     from reports.cli import main
 
-    real = runner.to_frame
+    real = blocks.to_frame
     calls = []
 
     def signalling(block, columns):
@@ -127,7 +127,7 @@ def test_a_stop_signal_keeps_what_finished_and_exits_130(tmp_path, monkeypatch, 
             os.kill(os.getpid(), sig)
         return real(block, columns)
 
-    monkeypatch.setattr(runner, "to_frame", signalling)
+    monkeypatch.setattr(blocks, "to_frame", signalling)
     before = signal.getsignal(sig)
     out = tmp_path / "rows.parquet"
     code = main(["run", "rum-runner", "-n", "500000", "--policy", "random", "-q",

@@ -19,6 +19,7 @@ import pytest
 from clitools import run_cli
 
 import simulate
+import simulate.blocks as blocks
 import simulate.runner as runner
 from simulate.results import Results, meta_path
 from simulate.signals import deferred
@@ -35,7 +36,7 @@ def send(sig: int, times: int = 1) -> None:
 def signal_at_chunk(monkeypatch, sig: int, at: int = 1, chunk: int | None = None) -> list[int]:
     """Send ``sig`` when the ``at``-th chunk of the command has been played (chunks of
     ``chunk`` games when given); returns the chunk sizes seen."""
-    real = runner.to_frame
+    real = blocks.to_frame
     calls: list[int] = []
 
     def signalling(block, columns):
@@ -44,7 +45,7 @@ def signal_at_chunk(monkeypatch, sig: int, at: int = 1, chunk: int | None = None
             send(sig)
         return real(block, columns)
 
-    monkeypatch.setattr(runner, "to_frame", signalling)
+    monkeypatch.setattr(blocks, "to_frame", signalling)
     if chunk is not None:
         monkeypatch.setattr(runner, "default_chunk", lambda *args: chunk)
     return calls
@@ -272,15 +273,25 @@ def test_thresholds_stopped_between_policies_shows_the_finished_one(monkeypatch,
 # ---------------------------------------------------------------- comparisons
 
 
-def test_variants_refuses_to_compare_a_partial_run(monkeypatch, capsys):
-    signal_at_chunk(monkeypatch, signal.SIGINT, at=6, chunk=50)  # 2nd chunk of the variant
+def test_variants_stopped_mid_run_compares_the_blocks_every_variant_finished(monkeypatch,
+                                                                            capsys):
+    # Blocks are played in lockstep: base, then short_a, on the same 50 games. The signal
+    # comes with the 4th frame (short_a's 2nd block): that block still finishes, the run
+    # stops there, and the answer rests on the 100 games both rule sets played.
+    signal_at_chunk(monkeypatch, signal.SIGINT, at=4, chunk=50)
     code, text, err = run_cli(capsys, "variants", "rum-rebellion", "--preset", "short_a",
-                              "-n", "200", "-q")
-    assert code == 130 and text == ""
-    assert err.strip() == (
-        "rumsim: interrupted: variant 'short_a' stopped after 100 of 200 games (1 of 2 runs "
-        "complete before it, 300 games in all); a comparison needs every variant on the same "
-        "games, so nothing was compared")
+                              "-n", "200", "-q", "--format", "json")
+    assert code == 130
+    answer = json.loads(text)
+    assert answer["partial"]["cut_short"] == {"name": "the base and every variant",
+                                              "games": 100, "requested": 200}
+    assert answer["games"] == 100
+    assert "partial: interrupted after 100 of 200 games" in err
+    whole = json.loads(run_cli(capsys, "variants", "rum-rebellion", "--preset", "short_a",
+                               "-n", "100", "-q", "--format", "json")[1])
+    assert answer["meta"]["interrupted"] and not whole["meta"]["interrupted"]
+    same = {k: v for k, v in answer.items() if k not in ("partial", "meta")}
+    assert same == {k: v for k, v in whole.items() if k != "meta"}
 
 
 def test_matchup_stopped_between_seats_says_what_was_played(monkeypatch, capsys):

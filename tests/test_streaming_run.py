@@ -19,6 +19,7 @@ import pytest
 from clitools import run_cli
 
 import simulate
+import simulate.blocks as blocks
 import simulate.results as results_mod
 import simulate.runner as runner
 from engines import GAMES
@@ -181,7 +182,7 @@ def test_run_out_writes_what_save_would_and_prints_the_same_summary(tmp_path, ca
 
 
 def signal_at_chunk(monkeypatch, sig: int, at: int) -> None:
-    real = runner.to_frame
+    real = blocks.to_frame
     calls: list[int] = []
 
     def signalling(block, columns):
@@ -190,7 +191,7 @@ def signal_at_chunk(monkeypatch, sig: int, at: int) -> None:
             os.kill(os.getpid(), sig)
         return real(block, columns)
 
-    monkeypatch.setattr(runner, "to_frame", signalling)
+    monkeypatch.setattr(blocks, "to_frame", signalling)
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
