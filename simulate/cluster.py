@@ -27,6 +27,7 @@ from simulate.errors import UserError
 
 SCHEDULER_ENV = "RUMSIM_SCHEDULER"
 INSTALL_HINT = "pip install 'rumsim[dask]'"
+CONNECT_TIMEOUT = "10s"  # how long --scheduler waits for the scheduler to answer
 AHEAD = 2  # blocks in flight per worker thread: one running, one queued behind it
 
 
@@ -67,12 +68,12 @@ class DaskBackend:
             cores = os.cpu_count() or 1
             per_worker = max(1, cores // n)
             self._cluster = distributed.LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
                 silence_logs=50, env={"NUMBA_NUM_THREADS": str(per_worker)})
             self.client = distributed.Client(self._cluster)
         else:
             try:
-                self.client = distributed.Client(self.address, timeout="20s")
+                self.client = distributed.Client(self.address, timeout=CONNECT_TIMEOUT)
             except (OSError, TimeoutError, ValueError) as exc:
                 raise UserError(f"--scheduler {self.address}: cannot reach a Dask scheduler "
                                 f"there ({exc})") from None
