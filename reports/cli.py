@@ -956,8 +956,13 @@ def bench(
     repeats: Annotated[int, typer.Option("--repeats", help="runs per measurement; the best "
                                          "counts", min=1)] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="print a list of records")] = False,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
+    n: Annotated[str, typer.Option("--games", "-n", help="with --cluster or --scheduler: "
+                                   "games per run")] = "1e7",
 ) -> None:
-    """Games per second: fast path on 1 thread and all threads, reference path, and the ratio."""
+    """Games per second: fast path on 1 thread and all threads, reference path, and the ratio;
+    with --cluster or --scheduler, one run here against the same run on Dask instead."""
     from simulate import bench as b
 
     if not math.isfinite(seconds) or seconds > 3600:
@@ -969,6 +974,10 @@ def bench(
             get_game(name).policy(p)
         if players is not None:
             get_game(name).check_players(players)
+    if cluster is not None or scheduler is not None:
+        _bench_backends(names or ["rum-rebellion"], policy, players, parse_count(n), cluster,
+                        scheduler, as_json)
+        return
     header_done = False
     width = max(len("game"), *(len(n) for n in names or GAMES))  # the game column
 
@@ -991,6 +1000,27 @@ def bench(
         echo(json.dumps(_finite(records), indent=2, allow_nan=False))
     else:
         echo("games/s; speedup = fast 1 thread / reference; scaling = all threads / 1 thread")
+
+
+def _bench_backends(names, policy, players, n_games, cluster, scheduler, as_json) -> None:
+    """``rumsim bench --cluster``: each game's run here, then the same run on Dask."""
+    from simulate import bench as b
+
+    records = []
+    with playing(cluster, scheduler, None, False) as (where, _):
+        for name in names:
+            for p in policy or [None]:
+                rec = b.bench_backends(name, n_games, where, p, players)
+                records.append(rec)
+                if not as_json:
+                    echo(f"{rec['game']} ({rec['players']} players, {rec['policy']}), "
+                         f"{rec['games']:,} games: here ({rec['local_threads']} threads) "
+                         f"{rec['local_rate']:,.0f} games/s in {rec['local_s']} s; "
+                         f"{rec['cluster']} {rec['dask_rate']:,.0f} games/s in "
+                         f"{rec['dask_s']} s; Dask/here = {rec['ratio']:.0%}; "
+                         f"{'identical' if rec['same'] else 'DIFFERENT'} summaries")
+    if as_json:
+        echo(json.dumps(_finite(records), indent=2, allow_nan=False))
 
 
 # ---------------------------------------------------------------- entry point

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 import numba
+import numpy as np
 
 from engines import GAMES, get_game
 from simulate.runner import available_threads, resolve
@@ -88,3 +89,37 @@ def bench(games: list[str] | None = None, policies: list[str] | None = None,
             if on_record is not None:
                 on_record(record)
     return records
+
+
+def column_sums(frame) -> np.ndarray:
+    """A block's column sums: a summary as small as a tally, for timing the backends."""
+    return frame.to_numpy(dtype=np.float64).sum(axis=0)
+
+
+def bench_backends(game: str, n_games: int, backend, policy: str | None = None,
+                   players: int | None = None) -> dict:
+    """Games/s of one run of ``n_games`` in this process and on ``backend`` (a started
+    ``simulate.cluster.DaskBackend``), measured one after the other in one sitting. Both
+    play the same blocks and reduce each to its column sums where it is played; a short run
+    on each first pays for compilation, so neither figure includes it. ``same`` says
+    whether the two runs' sums are identical (they must be)."""
+    from simulate.runner import run
+
+    def one(where, n):
+        sums: list[np.ndarray] = []
+        t0 = time.perf_counter()
+        res = run(game, n, policies=policy, players=players, part=column_sums,
+                  on_part=sums.append, keep=False, progress=False, cluster=where)
+        return time.perf_counter() - t0, np.sum(sums, axis=0), res.meta
+
+    one(None, 1_000)
+    one(backend, 1_000)
+    local_s, local_sums, meta = one(None, n_games)
+    dask_s, dask_sums, dask_meta = one(backend, n_games)
+    return {"game": meta["game"], "players": meta["players"],
+            "policy": ",".join(dict.fromkeys(meta["policies"])), "games": n_games,
+            "local_threads": meta["workers"], "cluster": dask_meta["where"],
+            "local_s": round(local_s, 2), "dask_s": round(dask_s, 2),
+            "local_rate": round(n_games / local_s, 1), "dask_rate": round(n_games / dask_s, 1),
+            "ratio": round(local_s / dask_s, 3),
+            "same": bool(np.array_equal(local_sums, dask_sums))}

@@ -182,3 +182,24 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch, capsys):
                            "tcp://127.0.0.1:9")
     assert code == 2 and "cannot reach a Dask scheduler" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_stop_signal_ends_a_cluster_run_at_a_block_and_cancels_the_rest(cluster):
+    """Ctrl-C works as on this machine: the run ends after the block being consumed, keeps
+    every block before it, and no block is left running on the cluster."""
+    import time
+
+    seen = []
+
+    def take(part):
+        seen.append(part[0].n)
+        if len(seen) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+    res = simulate.run("rum-rebellion", 400_000, players=4, seed=3, chunk_size=2_000,
+                       part=SeatParts(4), on_part=take, keep=False, progress=False,
+                       cluster=cluster)
+    assert res.meta["interrupted"] and res.meta["games"] == 4_000 and seen == [2_000, 2_000]
+    deadline = time.monotonic() + 30
+    while any(cluster.client.processing().values()):
+        assert time.monotonic() < deadline, cluster.client.processing()
+        time.sleep(0.1)
