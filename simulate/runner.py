@@ -276,6 +276,8 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         meta["lockstep_rules"] = [r.describe() for r in rules]
     meta["stop_condition_met"] = satisfied
     meta["where"] = where.describe()
+    if cluster is not None:
+        meta["workers"] = cluster.threads()
     if store is not None:
         meta["checkpoint"] = {"folder": str(store.folder), "blocks": len(store),
                               "loaded": store.loaded}

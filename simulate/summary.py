@@ -235,7 +235,8 @@ def headline(results: Results) -> str:
     return (f"{m['game']}: {m['games']:,} games, seed {m['seed']}, players {m['players']}, "
             f"policy {', '.join(m['policies'])}, rules: {m['rules_changed']}; "
             f"{m['elapsed_s']:.2f} s ({rate:,.0f} games/s, {m['backend']}, "
-            f"{m['workers']} thread{'s' if m['workers'] != 1 else ''})")
+            + (f"{m['workers']} thread{'s' if m['workers'] != 1 else ''})"
+               if not m.get("where", "").startswith("Dask") else f"on {m['where']})"))
 
 
 def partial_note(meta: dict) -> str | None:
