@@ -203,3 +203,14 @@ def test_a_stop_signal_ends_a_cluster_run_at_a_block_and_cancels_the_rest(cluste
     while any(cluster.client.processing().values()):
         assert time.monotonic() < deadline, cluster.client.processing()
         time.sleep(0.1)
+
+
+def test_scheduler_flag_and_variable_send_the_run_to_an_existing_cluster(cluster, capsys,
+                                                                         monkeypatch):
+    address = cluster.client.scheduler.address
+    args = ("thresholds", "-n", "20000", "-q", "--policy", "greedy")
+    code, local, _ = run_cli(capsys, *args)
+    code2, remote, _ = run_cli(capsys, *args, "--scheduler", address)
+    monkeypatch.setenv("RUMSIM_SCHEDULER", address)
+    code3, by_variable, _ = run_cli(capsys, *args)
+    assert code == code2 == code3 == 0 and local == remote == by_variable
