@@ -32,6 +32,7 @@ stratified sample's true variance is at most the pooled one.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -39,7 +40,12 @@ import numpy as np
 import pandas as pd
 
 from analyses._text import text_table
-from analyses.stats import CONFIDENCE, Interval, mean_interval, share_interval
+from analyses.stats import (
+    CONFIDENCE,
+    Interval,
+    mean_interval_from_moments,
+    share_interval_from_moments,
+)
 
 STRONGER, WEAKER, UNSHOWN = "stronger", "weaker", "not shown to differ"
 
@@ -114,49 +120,128 @@ def _lead(frame: pd.DataFrame, seat: int, players: int) -> np.ndarray:
     return scores[:, seat] - field.mean(axis=1)
 
 
-def _deal_means(runs: Mapping[int, pd.DataFrame], players: int,
-                values: list[np.ndarray]) -> np.ndarray | None:
-    """Per game index played by every rotation, the mean of ``values[seat]`` (one value per
-    row of rotation ``seat``) over the rotations; None unless every rotation played the same
-    game indices, each once."""
-    if not all("game" in runs[s] for s in range(players)):
+class _Moments:
+    """Count, sum and sum of squares of a stream of values."""
+
+    def __init__(self):
+        self.n, self.total, self.squares = 0, 0.0, 0.0
+
+    def add(self, x: np.ndarray) -> None:
+        self.n += x.size
+        self.total += float(x.sum())
+        self.squares += float((x * x).sum())
+
+    def merge(self, other: _Moments) -> None:
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
+    def mean_interval(self, confidence: float) -> Interval:
+        return mean_interval_from_moments(self.n, self.total, self.squares, confidence)
+
+    def share_interval(self, confidence: float) -> Interval:
+        if self.n == 0:
+            return share_interval_from_moments(0, math.nan, math.nan, confidence)
+        m = self.total / self.n
+        return share_interval_from_moments(self.n, m, max(0.0, self.squares / self.n - m * m),
+                                           confidence)
+
+
+class MatchupTally:
+    """What a head-to-head needs, fed a block of games at a time: the P rotation runs'
+    frames of the same block (``add(frames)``, frame s being the focal seat s run). Per
+    focal seat the moments of its wins and score leads; pooled, the same; and, while every
+    block's rotations play the same game indices, the moments of each deal's mean win and
+    mean lead over the rotations (the clustered-by-deal interval). Memory does not grow with
+    the games; ``merge`` adds a tally of other game indices."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.wins = [_Moments() for _ in range(players)]
+        self.leads = [_Moments() for _ in range(players)]
+        self.pooled_wins, self.pooled_leads = _Moments(), _Moments()
+        self.deal_wins, self.deal_leads = _Moments(), _Moments()
+        self.by_deal = True  # every block so far paired the rotations by game index
+
+    def add(self, frames) -> MatchupTally:
+        frames = list(frames.values()) if isinstance(frames, Mapping) else list(frames)
+        if len(frames) != self.players:
+            raise ValueError(f"need one run per focal seat 0..{self.players - 1}, got "
+                             f"{len(frames)}")
+        wins = [f[f"win_{s}"].to_numpy(dtype=float) for s, f in enumerate(frames)]
+        leads = [_lead(f, s, self.players) for s, f in enumerate(frames)]
+        for s in range(self.players):
+            self.wins[s].add(wins[s])
+            self.leads[s].add(leads[s])
+            self.pooled_wins.add(wins[s])
+            self.pooled_leads.add(leads[s])
+        order = _common_deals(frames)
+        if order is None:
+            self.by_deal = False
+        elif self.by_deal:
+            self.deal_wins.add(sum(w[o] for w, o in zip(wins, order, strict=True)) / self.players)
+            self.deal_leads.add(sum(v[o] for v, o in zip(leads, order, strict=True))
+                                / self.players)
+        return self
+
+    def merge(self, other: MatchupTally) -> MatchupTally:
+        for mine, theirs in zip([*self.wins, *self.leads, self.pooled_wins, self.pooled_leads,
+                                 self.deal_wins, self.deal_leads],
+                                [*other.wins, *other.leads, other.pooled_wins,
+                                 other.pooled_leads, other.deal_wins, other.deal_leads],
+                                strict=True):
+            mine.merge(theirs)
+        self.by_deal = self.by_deal and other.by_deal
+        return self
+
+    def answer(self, focal: str, field: str, confidence: float = CONFIDENCE) -> MatchupAnswer:
+        players = self.players
+        rows = []
+        for seat in range(players):
+            sh, m = self.wins[seat].share_interval(confidence), \
+                self.leads[seat].mean_interval(confidence)
+            rows.append({"seat": seat, "games": self.wins[seat].n, "share": sh.estimate,
+                         "low": sh.low, "high": sh.high, "lead": m.estimate,
+                         "lead_low": m.low, "lead_high": m.high})
+        if self.by_deal:
+            share = self.deal_wins.mean_interval(confidence)
+            lead = self.deal_leads.mean_interval(confidence)
+        else:
+            share = self.pooled_wins.share_interval(confidence)
+            lead = self.pooled_leads.mean_interval(confidence)
+        return _answer(players, focal, field, self.pooled_wins.n, share, lead, rows,
+                       self.deal_wins.n if self.by_deal else None)
+
+
+def _common_deals(frames) -> list[np.ndarray] | None:
+    """Per frame, the row order that lines the frames up by game index; None unless every
+    frame holds the same game indices, each once."""
+    if not all("game" in f for f in frames):
         return None
-    games = [runs[s]["game"].to_numpy() for s in range(players)]
-    first = set(games[0])
-    if len(first) != len(games[0]) or any(len(g) != len(games[0]) or set(g) != first
-                                          for g in games[1:]):
+    games = [f["game"].to_numpy() for f in frames]
+    first = np.sort(games[0])
+    if len(np.unique(first)) != len(first):
         return None
-    order = np.sort(games[0])
-    total = np.zeros(len(order))
-    for s in range(players):
-        total += pd.Series(values[s], index=games[s]).loc[order].to_numpy(dtype=float)
-    return total / players
+    orders = []
+    for g in games:
+        o = np.argsort(g, kind="stable")
+        if len(g) != len(first) or not np.array_equal(g[o], first):
+            return None
+        orders.append(o)
+    return orders
 
 
 def matchup(runs: Mapping[int, pd.DataFrame], players: int, focal: str,
             field: str) -> MatchupAnswer:
-    """The answer from ``runs``: focal seat -> the results frame of that rotation."""
+    """The answer from ``runs``: focal seat -> the results frame of that rotation (a
+    :class:`MatchupTally` fed the whole frames)."""
     if sorted(runs) != list(range(players)):
         raise ValueError(f"need one run per focal seat 0..{players - 1}, got {sorted(runs)}")
-    rows, wins, leads = [], [], []
-    for seat in range(players):
-        frame = runs[seat]
-        w = frame[f"win_{seat}"].to_numpy(dtype=float)
-        lead = _lead(frame, seat, players)
-        s, m = share_interval(w), mean_interval(lead)
-        rows.append({"seat": seat, "games": len(w), "share": s.estimate, "low": s.low,
-                     "high": s.high, "lead": m.estimate, "lead_low": m.low,
-                     "lead_high": m.high})
-        wins.append(w)
-        leads.append(lead)
-    by_deal = _deal_means(runs, players, wins)
-    if by_deal is None:
-        share = share_interval(np.concatenate(wins))
-        lead = mean_interval(np.concatenate(leads))
-    else:
-        share = mean_interval(by_deal)
-        lead = mean_interval(_deal_means(runs, players, leads))
-    games = int(sum(len(w) for w in wins))
+    return MatchupTally(players).add([runs[s] for s in range(players)]).answer(focal, field)
+
+
+def _answer(players: int, focal: str, field: str, games: int, share: Interval, lead: Interval,
+            rows: list[dict], deals: int | None) -> MatchupAnswer:
     fair = 1.0 / players
     if share.low > fair:
         verdict = STRONGER
@@ -176,12 +261,12 @@ def matchup(runs: Mapping[int, pd.DataFrame], players: int, focal: str,
              UNSHOWN: f"not shown to differ from {field} (the {level} interval holds the fair "
                       "share; more games could still find a difference)"}[verdict]
     pooled = ("Wilson interval on the tie-adjusted effective sample size of the pooled games "
-              "(conservative for this stratified sample)" if by_deal is None else
-              f"the rotations play the same {len(by_deal):,} deals (game indices), so the "
+              "(conservative for this stratified sample)" if deals is None else
+              f"the rotations play the same {deals:,} deals (game indices), so the "
               f"pooled share is clustered by deal: per deal the {focal} policy's mean win over "
               "its seats, Student-t interval over deals (a paired comparison with the field, "
               "whose seats average 1/P on every deal)")
-    lead_text = ("Student-t interval" if by_deal is None else
+    lead_text = ("Student-t interval" if deals is None else
                  "Student-t interval over deals, clustered as the share")
     method = (f"Head to head: one {focal} seat among {field} seats, the {focal} seat rotated "
               f"through every seat with the same number of games each. Win share: {pooled}; "

@@ -103,6 +103,21 @@ def mean_interval(values, confidence: float = CONFIDENCE) -> Interval:
     return Interval(m, m - half, m + half)
 
 
+def mean_interval_from_moments(n: float, total: float, squares: float,
+                               confidence: float = CONFIDENCE) -> Interval:
+    """:func:`mean_interval` from the count, sum and sum of squares of the values (what a
+    run that keeps no rows has); equal to it up to floating-point rounding."""
+    if n == 0:
+        return Interval(math.nan, math.nan, math.nan)
+    m = total / n
+    if n == 1:
+        return Interval(m, -math.inf, math.inf)
+    _check_confidence(confidence)
+    sd = math.sqrt(max(0.0, (squares - total * m) / (n - 1)))
+    half = float(_st.t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
+    return Interval(m, m - half, m + half)
+
+
 def paired_share_difference(x, y, confidence: float = CONFIDENCE) -> tuple[Interval, float]:
     """Difference of two paired shares of 0/1 outcomes (y's share minus x's, the same games),
     with an interval and a p-value that hold for rare events.

@@ -833,11 +833,15 @@ def matchup(
     workers: WorkersOpt = None,
     fmt: FormatOpt = "table",
     out: CsvOutOpt = None,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
+    checkpoint: CheckpointOpt = None,
+    resume: ResumeOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Head to head: one seat of a policy among seats of another, rotated through every seat."""
-    from analyses.matchup import matchup as head_to_head
-    from analyses.matchup import rotations
+    import simulate
+    from analyses.matchup import MatchupTally, rotations
 
     check_format(fmt)
     n_games = parse_count(n)
@@ -851,37 +855,24 @@ def matchup(
     focal = info.policy(policy).label()
     field_label = info.policy(field or info.default_policy).label()
     _check_csv_out(out)
-    frames = {}
-    played = []
-    for seat, text in rotations(focal, field_label, players).items():
-        res = _complete_run(f"{focal} in seat {seat}", played, players,
-                            "a head-to-head needs every seat's games", info, n_games // players,
-                            rules=rules_obj, policies=text, players=players, seed=seed,
-                            workers=workers, progress=progress_flag(quiet),
-                            label=f"{focal} in seat {seat}")
-        played.append(res.meta["games"])
-        frames[seat] = res.frame
-    answer = head_to_head(frames, players, focal, field_label)
-    _emit_answer(out, fmt, answer.to_csv(), answer.to_json(), answer.render_text)
-
-
-def _complete_run(name: str, played: list[int], planned: int, why: str, *args, **kwargs):
-    """One of the runs a comparison needs, all complete: a run stopped by a signal (or not
-    started because of one) ends the command with ``Interrupted``, saying what was played."""
-    import simulate
-
-    before = sum(played)
-    try:
-        res = simulate.run(*args, **kwargs)
-    except Interrupted:
-        raise Interrupted(f"stopped before {name} ({len(played)} of {planned} runs played, "
-                          f"{before:,} games); {why}, so nothing was compared") from None
+    # Lockstep: each block of deals is played by every rotation (the focal policy in seat
+    # 0, 1, ...) on the same game indices, and tallied at once; no rows are kept, and a stop
+    # keeps the blocks every rotation finished.
+    tally = MatchupTally(players)
+    seatings = list(rotations(focal, field_label, players).values())
+    with playing(cluster, scheduler, checkpoint, resume) as (where, saved):
+        res = simulate.run(info, n_games // players, rules=rules_obj, seatings=seatings,
+                           players=players, seed=seed, workers=workers,
+                           progress=progress_flag(quiet), label=f"{focal} in every seat",
+                           on_chunk=tally.add, keep=False, cluster=where, checkpoint=saved)
+    if not res.meta["games"]:
+        raise Interrupted("stopped before any game finished, so there is nothing to compare")
+    partial = None
     if res.meta["interrupted"]:
-        raise Interrupted(f"{name} stopped after {res.meta['games']:,} of "
-                          f"{res.meta['requested']:,} games ({len(played)} of {planned} runs "
-                          f"complete before it, {before + res.meta['games']:,} games in all); "
-                          f"{why}, so nothing was compared")
-    return res
+        partial = Partial.of((f"every rotation of {focal}", res.meta["games"],
+                              n_games // players), [], "rotation", ["all"])
+    answer = tally.answer(focal, field_label)
+    _emit_answer(out, fmt, answer.to_csv(), answer.to_json(), answer.render_text, partial)
 
 
 def read_variants_file(cls, path: Path) -> dict[str, dict]:

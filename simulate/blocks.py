@@ -6,9 +6,11 @@ process needs to play any block of the run, so a block is a pure task: the same 
 block give the same rows, on this machine's threads, on a Dask worker, or on a rerun after a
 lost machine (each game is seeded from (seed, game index) alone).
 
-A job may play several rule sets in lockstep (``rules`` a tuple): each block is then played
-under every rule set, on the same game indices, and yields one frame per rule set (a
-comparison of variants reads them side by side, block by block).
+A job may play several *arms* in lockstep (``rules`` a tuple of rule sets; ``policies``
+then either one seating for every arm or a tuple of seatings, one per arm): each block is
+played by every arm, on the same game indices, and yields one frame per arm. A comparison of
+variants, or of one policy rotated through the seats, reads them side by side, block by
+block.
 
 A job may carry a ``part`` function: it reduces a block's rows to the summary the command's
 answer is built from (a tally), where the block was played. Only that summary travels back
@@ -65,23 +67,31 @@ class Job:
     def lockstep(self) -> bool:
         return isinstance(self.rules, tuple)
 
+    @property
+    def arms(self) -> list[tuple[Any, tuple]]:
+        """(rules, seating) of every arm; one arm unless in lockstep."""
+        if not self.lockstep:
+            return [(self.rules, self.policies)]
+        per_arm = bool(self.policies) and isinstance(self.policies[0], tuple)
+        seatings = self.policies if per_arm else (self.policies,) * len(self.rules)
+        return list(zip(self.rules, seatings, strict=True))
+
     def play(self, start: int, count: int) -> Any:
         """Block (start, count): its summary under ``part``, else its rows as a frame (a
-        list of frames, one per rule set, in lockstep)."""
+        list of frames, one per arm, in lockstep)."""
         columns = get_game(self.game).columns(self.players)
-        if self.lockstep:
-            frame = [to_frame(self.rows(start, count, r), columns) for r in self.rules]
-        else:
-            frame = to_frame(self.rows(start, count, self.rules), columns)
+        frames = [to_frame(self.rows(start, count, *arm), columns) for arm in self.arms]
+        frame = frames if self.lockstep else frames[0]
         return frame if self.part is None else self.part(frame)
 
-    def rows(self, start: int, count: int, rules=None) -> np.ndarray:
+    def rows(self, start: int, count: int, rules=None, policies=None) -> np.ndarray:
         info = get_game(self.game)
-        rules = (self.rules[0] if self.lockstep else self.rules) if rules is None else rules
+        if rules is None:
+            rules, policies = self.arms[0]
         if self.backend == "fast":
-            return info.fast(rules, self.policies, self.players, self.seed, start, count)
+            return info.fast(rules, policies, self.players, self.seed, start, count)
         names = [c.name for c in info.columns(self.players)]
-        rows = [info.reference(rules, self.policies, self.players, self.seed, g)
+        rows = [info.reference(rules, policies, self.players, self.seed, g)
                 for g in range(start, start + count)]
         return np.array([[row[n] for n in names] for row in rows], dtype=np.float64)
 
@@ -90,7 +100,9 @@ class Job:
         return {"game": self.game, "players": self.players,
                 "rules": ([_rules_dict(r) for r in self.rules] if self.lockstep
                           else _rules_dict(self.rules)),
-                "policies": [p.label() for p in self.policies], "seed": int(self.seed),
+                "policies": [[p.label() for p in seating] for _, seating in self.arms]
+                if self.lockstep else [p.label() for p in self.policies],
+                "seed": int(self.seed),
                 "backend": self.backend, "answer": describe_part(self.part)}
 
 

@@ -193,7 +193,8 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         stop_when: Callable[[Any], bool] | None = None,
         part: Callable[[pd.DataFrame], Any] | None = None,
         on_part: Callable[[Any], Any] | None = None,
-        cluster=None, checkpoint: Checkpoint | None = None) -> Results:
+        cluster=None, checkpoint: Checkpoint | None = None,
+        seatings: list | None = None) -> Results:
     """Play ``n_games`` games and return their outcome rows with metadata.
 
     ``rules``: a Rules object, a dict of overrides, or None (defaults).
@@ -210,8 +211,22 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     ``stop_when``), and no row reaches this process. ``cluster`` is a backend from
     ``simulate.cluster`` (None: this process). ``checkpoint`` saves each finished chunk's
     summary (or rows) and, on resume, plays only the chunks it lacks.
+
+    Arms in lockstep (``simulate.blocks``): ``rules`` a tuple of rule sets, and optionally
+    ``seatings`` a seating per arm (each like ``policies``); each chunk then hands
+    ``on_chunk`` (or ``part``) one frame per arm, of the same games.
     """
-    info, rules, policies, players = resolve(game, rules, policies, players)
+    if seatings is not None:
+        if not isinstance(rules, tuple):
+            rules = (rules,) * len(seatings)
+        if len(seatings) != len(rules):
+            raise ValueError("one seating per arm (rule set)")
+        arms = [resolve(game, r, s, players) for r, s in zip(rules, seatings, strict=True)]
+        info, _, _, players = arms[0]
+        rules = tuple(a[1] for a in arms)
+        policies = tuple(a[2] for a in arms)
+    else:
+        info, rules, policies, players = resolve(game, rules, policies, players)
     if backend not in BACKENDS:
         raise UserError(f"backend must be one of {', '.join(BACKENDS)}, not '{backend}'")
     if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**63:
@@ -229,13 +244,14 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         raise ValueError("rule sets in lockstep give a frame per rule set: pass on_chunk, "
                          "keep=False")
     workers = set_workers(workers) if backend == "fast" and cluster is None else 1
-    chunk = int(chunk_size or default_chunk(info, policies, backend))
+    job = Job(info.name, rules, tuple(policies), players, int(seed), backend, part)
+    seated = [p for _, seating in job.arms for p in seating]
+    chunk = int(chunk_size or default_chunk(info, seated, backend))
     if chunk < 1:
         raise UserError(f"chunk size must be at least 1, not {chunk}")
     columns = info.columns(players)
     if keep and stop_when is None:
         check_memory(n_games, len(columns))
-    job = Job(info.name, rules, tuple(policies), players, int(seed), backend, part)
     blocks = Blocks(first_game, n_games, chunk)
     consume = on_part if part is not None else on_chunk
     store = None
@@ -248,7 +264,7 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     done = 0
     satisfied = False
     started = time.perf_counter()
-    bar = _progress_bar(progress, n_games, label or f"{info.name} {'/'.join(p.label() for p in policies[:1])}")
+    bar = _progress_bar(progress, n_games, label or f"{info.name} {seated[0].label()}")
     with _RunFlag() as stop, bar:
         if cluster is not None and (store is None or len(store) < len(blocks)):
             cluster.warm(job)
@@ -269,11 +285,13 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     frame = pd.concat(frames, ignore_index=True) if frames else to_frame(
         np.zeros((0, len(columns))), columns)
     lockstep = isinstance(rules, tuple)
-    meta = make_meta(info, rules[0] if lockstep else rules, policies, players, seed, first_game,
+    meta = make_meta(info, rules[0] if lockstep else rules, job.arms[0][1], players, seed,
+                     first_game,
                      n_games, done, backend, workers, chunk, elapsed,
                      interrupted=done < n_games and not satisfied)
     if lockstep:
         meta["lockstep_rules"] = [r.describe() for r in rules]
+        meta["lockstep_policies"] = [[p.label() for p in seating] for _, seating in job.arms]
     meta["stop_condition_met"] = satisfied
     meta["where"] = where.describe()
     if cluster is not None:

@@ -214,3 +214,15 @@ def test_scheduler_flag_and_variable_send_the_run_to_an_existing_cluster(cluster
     monkeypatch.setenv("RUMSIM_SCHEDULER", address)
     code3, by_variable, _ = run_cli(capsys, *args)
     assert code == code2 == code3 == 0 and local == remote == by_variable
+
+
+@pytest.mark.parametrize("args", [
+    ("variants", "rum-rebellion", "--preset", "short_a", "-n", "6000", "-q"),
+    ("matchup", "montego-bay", "--policy", "random", "-n", "3000", "-p", "3", "-q"),
+], ids=["variants", "matchup"])
+def test_lockstep_commands_give_the_local_answer_on_a_cluster(cluster, capsys, args):
+    """Arms in lockstep (base and variants; the rotations of a matchup) travel as one frame
+    per arm and block, and the answer is the local one."""
+    code, local, _ = run_cli(capsys, *args)
+    code2, remote, _ = run_cli(capsys, *args, "--scheduler", cluster.client.scheduler.address)
+    assert code == code2 == 0 and local == remote

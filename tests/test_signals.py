@@ -294,14 +294,19 @@ def test_variants_stopped_mid_run_compares_the_blocks_every_variant_finished(mon
     assert same == {k: v for k, v in whole.items() if k != "meta"}
 
 
-def test_matchup_stopped_between_seats_says_what_was_played(monkeypatch, capsys):
+def test_matchup_stopped_mid_run_answers_from_the_deals_every_rotation_played(monkeypatch,
+                                                                               capsys):
+    # The four rotations play each block of 100 deals in lockstep; the signal comes with the
+    # first rotation's first block, so that block finishes for all four and the run stops.
     signal_at_chunk(monkeypatch, signal.SIGTERM, at=1, chunk=100)
     code, text, err = run_cli(capsys, "matchup", "rum-rebellion", "--policy", "random", "-n",
-                              "400", "-p", "4", "-q")
-    assert code == 130 and text == ""
-    assert err.strip() == (
-        "rumsim: interrupted: stopped before random in seat 1 (1 of 4 runs played, 100 games);"
-        " a head-to-head needs every seat's games, so nothing was compared")
+                              "800", "-p", "4", "-q")
+    assert code == 130
+    assert text.startswith("PARTIAL: interrupted after 100 of 200 games of every rotation of "
+                           "random")
+    whole = run_cli(capsys, "matchup", "rum-rebellion", "--policy", "random", "-n", "400",
+                    "-p", "4", "-q")[1]
+    assert text.split("\n\n", 1)[1] == whole
 
 
 # ---------------------------------------------------------------- report
