@@ -103,19 +103,40 @@ def mean_interval(values, confidence: float = CONFIDENCE) -> Interval:
     return Interval(m, m - half, m + half)
 
 
-def mean_interval_from_moments(n: float, total: float, squares: float,
+def mean_interval_from_moments(n: int, total: float, squares: float,
                                confidence: float = CONFIDENCE) -> Interval:
     """:func:`mean_interval` from the count, sum and sum of squares of the values (what a
-    run that keeps no rows has); equal to it up to floating-point rounding."""
+    run that keeps no rows has): mean ± t(n-1) · s/sqrt(n), s the sample SD (ddof=1);
+    with one value (-inf, inf), with none all NaN. Exact sums (whole values summed as
+    Python integers) give the variance with one rounding; float sums agree with the
+    values' own to floating-point rounding."""
     if n == 0:
         return Interval(math.nan, math.nan, math.nan)
     m = total / n
     if n == 1:
         return Interval(m, -math.inf, math.inf)
     _check_confidence(confidence)
-    sd = math.sqrt(max(0.0, (squares - total * m) / (n - 1)))
-    half = float(_st.t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
+    variance = max((n * squares - total * total) / (n * (n - 1)), 0.0)
+    half = float(_st.t.ppf(0.5 + confidence / 2, n - 1)) * math.sqrt(variance) / math.sqrt(n)
     return Interval(m, m - half, m + half)
+
+
+def ratio_interval_from_moments(n: int, y: float, x: float, yy: float, xx: float, xy: float,
+                                confidence: float = CONFIDENCE) -> Interval:
+    """:func:`ratio_interval` from the games n and the sums of the numerators y,
+    denominators x, y², x² and x·y: R = Σy/Σx with the delta-method
+    Var(R) = Σ(y - R·x)² / (n (n-1) x̄²) and a Student-t(n-1) interval; with no event
+    (Σx = 0) or under two games, (-inf, inf)."""
+    if n < 2 or x == 0:
+        return Interval(y / x if x else math.nan, -math.inf, math.inf)
+    _check_confidence(confidence)
+    r = y / x
+    # Σ(y - R·x)² · (Σx)², expanded into the sums (exact for whole counts; >= 0 in exact
+    # arithmetic, so a negative value is rounding).
+    spread = x * x * yy - 2 * x * y * xy + y * y * xx
+    se = math.sqrt(max(spread * n / (x ** 4 * (n - 1)), 0.0))
+    half = float(_st.t.ppf(0.5 + confidence / 2, n - 1)) * se
+    return Interval(r, r - half, r + half)
 
 
 def paired_share_difference(x, y, confidence: float = CONFIDENCE) -> tuple[Interval, float]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -121,7 +122,25 @@ def edges_chart(calibrated: pd.DataFrame, rules: Rules, title: str) -> bytes:
     return to_png(fig)
 
 
-def length_ecdf(lengths: Mapping[str, np.ndarray], title: str, xlabel: str = "rounds",
+def _whole_counts(values) -> tuple[np.ndarray, np.ndarray]:
+    """Every whole number from the least to the greatest value, and how often each occurs,
+    from raw values or from a histogram (an object with ``values`` and ``counts``)."""
+    if hasattr(values, "counts"):
+        vals = np.asarray(values.values, dtype=np.int64)
+        counts = np.asarray(values.counts, dtype=np.int64)
+        seen = counts > 0
+        vals, counts = vals[seen], counts[seen]
+    else:
+        vals, counts = np.unique(np.asarray(values, dtype=np.int64), return_counts=True)
+    if not vals.size:
+        return vals, counts
+    steps = np.arange(vals.min(), vals.max() + 1)
+    dense = np.zeros(steps.size, np.int64)
+    dense[vals - vals.min()] = counts
+    return steps, dense
+
+
+def length_ecdf(lengths: Mapping[str, Any], title: str, xlabel: str = "rounds",
                 base: str | None = None) -> bytes:
     """Empirical CDFs of a whole-number game length, one step line per run, on one axis.
 
@@ -134,12 +153,12 @@ def length_ecdf(lengths: Mapping[str, np.ndarray], title: str, xlabel: str = "ro
     colour = 0
     top = 1
     for label, values in lengths.items():
-        x = np.asarray(values, dtype=np.int64)
-        if not x.size:
+        steps, counts = _whole_counts(values)
+        if not counts.sum():
             continue
-        cum = np.cumsum(np.bincount(x - x.min())) / x.size
-        steps = np.arange(x.min(), x.max() + 1)
-        top = max(top, int(np.quantile(x, 0.995)))
+        cum = np.cumsum(counts) / counts.sum()
+        top = max(top, int(steps[np.searchsorted(cum, 0.995)]))
+        median = int(steps[np.searchsorted(cum, 0.5)])  # the inverted-CDF median
         if label == base:
             style = {"color": "black", "lw": 2.4, "zorder": 3}
         else:
@@ -147,7 +166,7 @@ def length_ecdf(lengths: Mapping[str, np.ndarray], title: str, xlabel: str = "ro
             colour += 1
         # Start the curve at 0 one step before the shortest game, so it rises from the axis.
         ax.step(np.concatenate([[steps[0] - 1], steps]), 100 * np.concatenate([[0.0], cum]),
-                where="post", label=f"{label} (median {int(np.median(x))})", **style)
+                where="post", label=f"{label} (median {median})", **style)
     for level in (50, 90):
         ax.axhline(level, color="#999999", ls=":", lw=0.8, zorder=1)
     ax.set_xlim(0, top + 1)
@@ -215,13 +234,21 @@ def win_share_panels(shares: pd.DataFrame, title: str, xlabel: str = "seat",
     return to_png(fig)
 
 
-def score_panels(panels: Mapping[str, Mapping[str, np.ndarray]], title: str,
+def score_panels(panels: Mapping[str, Mapping[str, object]], title: str,
                  xlabel: str = "final score", ncols: int = 3) -> bytes:
     """Small multiples of step histograms: one panel per key, one line per series in it.
 
-    Each series is drawn as the share of its values per bin, so series of
+    A series is raw values or a counter of them (``values`` and ``counts`` arrays, e.g.
+    :class:`analyses.scores.ValueCounts`), so a run that kept no rows draws the same
+    figure. Each series is drawn as the share of its values per bin, so series of
     different sizes (one winner against P - 1 others) compare directly.
     """
+    def counted(v) -> tuple[np.ndarray, np.ndarray]:
+        # (distinct values, their counts) of a counter or of raw values.
+        if hasattr(v, "values") and hasattr(v, "counts"):
+            return np.asarray(v.values, dtype=float), np.asarray(v.counts, dtype=float)
+        return np.unique(np.asarray(v, dtype=float).ravel(), return_counts=True)
+
     names = list(panels)
     nrows = max(1, -(-len(names) // ncols))
     fig = Figure(figsize=(3.0 * ncols + 0.6, 2.4 * nrows + 0.8))
@@ -230,18 +257,20 @@ def score_panels(panels: Mapping[str, Mapping[str, np.ndarray]], title: str,
         if k >= len(names):
             ax.set_axis_off()
             continue
-        series = {label: np.asarray(v, dtype=float) for label, v in panels[names[k]].items()}
-        filled = [v for v in series.values() if v.size]
+        series = {label: counted(v) for label, v in panels[names[k]].items()}
+        filled = [v for v, _ in series.values() if v.size]
         if filled:
             low = np.floor(min(v.min() for v in filled))
             high = np.ceil(max(v.max() for v in filled))
             width = max(1.0, np.ceil((high - low + 1) / 60))  # at most ~60 bins a panel
             edges = np.arange(low, high + width + 1, width) - 0.5
-            for j, (label, v) in enumerate(series.items()):
-                if v.size:
-                    counts, _ = np.histogram(v, edges)
-                    ax.stairs(100 * counts / v.size, edges, color=f"C{j}", lw=1.4,
-                              label=f"{label} (mean {v.mean():.1f})")
+            for j, (label, (values, weights)) in enumerate(series.items()):
+                size = weights.sum()
+                if size:
+                    counts, _ = np.histogram(values, edges, weights=weights)
+                    mean = float(np.sum(values * weights)) / size
+                    ax.stairs(100 * counts / size, edges, color=f"C{j}", lw=1.4,
+                              label=f"{label} (mean {mean:.1f})")
         ax.set_title(names[k], fontsize=9)
         ax.tick_params(labelsize=8)
         ax.set_xlabel(xlabel, fontsize=8)

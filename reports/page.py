@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from engines import get_game
-from reports._runs import RunSpec, play, runs_frame
+from reports._runs import RunSpec, Tallied, play, runs_frame, tallied
 from reports.html import Page
 from reports.sections import Section, policy_names
 from simulate.results import Results
@@ -102,19 +102,22 @@ class GamePage:
                            started=started)
 
     def run_plan(self, specs: list[RunSpec], backend: str = "fast", progress: bool | None = None,
-                 workers: int | None = None) -> dict[str, Results]:
-        """Play every planned run; label -> Results (frames cut to the columns the page uses)."""
-        return play(get_game(self.game), specs, self.keeps, backend, progress, workers,
-                    complete=any(s.complete for s in self.sections))
+                 workers: int | None = None) -> dict[str, Tallied]:
+        """Play every planned run; label -> its metadata and the sections' tallies (no rows
+        are kept; see ``reports._runs.play``)."""
+        return play(get_game(self.game), specs, self.sections, self.keeps, backend, progress,
+                    workers)
 
-    def render(self, results: dict[str, Results], command: str,
+    def render(self, results: dict[str, Tallied | Results], command: str,
                started: float | None = None) -> PageOutput:
-        """The page for runs already made (label -> Results; meta carries 'preset').
+        """The page for runs already made (label -> Tallied, or Results whose whole frames
+        are then tallied once; meta carries 'preset').
 
         ``started`` (a ``time.perf_counter()`` value) lets the page state how
         long the whole build took, simulations included.
         """
         info = get_game(self.game)
+        results = tallied(info, self.sections, results, self.keeps)
         answers = {s.key: s.analyse(info, results) for s in self.sections}
         runs, shown = self._runs(results, answers)
         tables = {f"{self.stem}_{name}.csv": frame for s in self.sections

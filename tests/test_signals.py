@@ -313,7 +313,8 @@ def test_matchup_stopped_mid_run_answers_from_the_deals_every_rotation_played(mo
 
 
 def signal_in_run(monkeypatch, label: str, sig: int = signal.SIGINT) -> None:
-    """Play the report run ``label`` one game a chunk and send ``sig`` after its first game."""
+    """Play the report run ``label`` (the runs of a lockstep group, joined by ' + ') one game
+    a chunk and send ``sig`` after its first game."""
     real = simulate.run
 
     def run(*args, **kwargs):
@@ -327,15 +328,16 @@ def signal_in_run(monkeypatch, label: str, sig: int = signal.SIGINT) -> None:
 
 def test_a_page_whose_last_run_is_stopped_is_not_written(tmp_path, monkeypatch, capsys):
     out = tmp_path / "report"
-    signal_in_run(monkeypatch, "rollout (long)", signal.SIGTERM)  # the page's last run
+    # the page's last runs: its two rollout runs, played in lockstep
+    signal_in_run(monkeypatch, "rollout (standard) + rollout (long)", signal.SIGTERM)
     code, text, err = run_cli(capsys, "report", "rum-runner", "--scale", "0.002", "-q",
                               "--out", str(out))
     assert code == 130
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0] == (
-        f"rumsim: interrupted: the report in '{out}' is partial (run 6 of 6 (rollout (long)) "
-        "of the Rum Runner page stopped after 1 of 2 games): kept no page; not built: Rum "
-        "Runner; the index says so")
+        f"rumsim: interrupted: the report in '{out}' is partial (runs 3, 6 of 6 (rollout "
+        "(standard), rollout (long)) of the Rum Runner page stopped after 1 of 2 games): kept "
+        "no page; not built: Rum Runner; the index says so")
     assert sorted(p.name for p in out.iterdir()) == ["index.html"]
     index = (out / "index.html").read_text()
     assert "Partial report" in index and "Not built: Rum Runner" in index
@@ -349,7 +351,11 @@ def test_a_stopped_report_keeps_the_pages_that_finished(tmp_path, monkeypatch, c
     out = tmp_path / "report"
     out.mkdir()
     (out / "rum_rebellion.html").write_text("an earlier build's page")
-    signal_in_run(monkeypatch, "standard, 4 players")  # rum-rebellion's first run
+    # rum-rebellion's first runs: the base and its variants at 4 players, in lockstep
+    signal_in_run(monkeypatch, " + ".join(["standard, 4 players", "short_a, 4 players",
+                                           "short_b, 4 players", "short_c, 4 players",
+                                           "short_d, 4 players", "short_e_tol, 4 players",
+                                           "short_e_rc, 4 players", "short_all, 4 players"]))
     code, text, err = run_cli(capsys, "report", "rum-runner", "rum-rebellion", "--scale",
                               "0.002", "-q", "--out", str(out))
     assert code == 130

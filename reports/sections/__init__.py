@@ -5,7 +5,12 @@ A section is keyed by the name of the analysis it presents in
 its analyses by those names and the registry says which games each applies
 to. A section:
 
-- ``analyse(info, results)``: runs the analysis on the runs it uses;
+- ``tally(info, meta)``: what it keeps of one run's games (an object whose ``add`` takes
+  each block's frame), None for a run it does not use; or, for a section that compares
+  runs on the same games, ``pairs(info, metas)``: the runs it pairs and one tally fed a
+  list of their frames per block (the page plays such runs in lockstep);
+- ``analyse(info, runs)``: runs the analysis on the tallies of the runs it uses (each run
+  a ``reports._runs.Tallied``: ``meta`` and ``tallies[key]``);
 - ``uses(meta)``: what a run served, for the runs table (None: not used);
 - ``tables(answer)``: its CSV tables (name -> frame; the page adds its prefix);
 - ``runs(answer)``: its own runs table (CSV, shown), when its analysis has one;
@@ -29,14 +34,12 @@ import pandas as pd
 
 from analyses import get_analysis
 from simulate.errors import UserError
-from simulate.results import Results
 
 
 class Section:
     """What every section kind offers the page frame (see the module docstring)."""
 
     key: str = ""            # the registered analysis this section presents
-    complete: bool = False   # its analysis needs every run complete (a paired comparison)
 
     def function(self, info) -> Callable:
         """The registered analysis, refused for a game it does not apply to."""
@@ -45,7 +48,13 @@ class Section:
             raise UserError(f"the {self.key} analysis does not apply to {info.name}")
         return analysis.function
 
-    def analyse(self, info, results: Mapping[str, Results]) -> Any:
+    def tally(self, info, meta: dict) -> Any | None:
+        return None
+
+    def pairs(self, info, metas: list[dict]) -> list[tuple[list[int], Any]]:
+        return []
+
+    def analyse(self, info, results: Mapping[str, Any]) -> Any:
         raise NotImplementedError
 
     def uses(self, meta: dict) -> str | None:
@@ -82,7 +91,22 @@ class SettingsSection(Section):
             self.policies is None or policy_of(meta) in self.policies)
         return self.key if chosen else None
 
-    def setting_runs(self, results: Mapping[str, Results]) -> list[Results]:
+    def tally(self, info, meta: dict) -> Any | None:
+        return self.new_tally(info, meta) if self.uses(meta) else None
+
+    def new_tally(self, info, meta: dict) -> Any:
+        """The tally of one run this section uses (see the module docstring)."""
+        raise NotImplementedError
+
+    def compared(self, info, results: Mapping[str, Any]) -> list[tuple[Any, Any, str]]:
+        """(run, its tally, its setting's name) for every run compared; a run given as
+        Results (a whole frame) is tallied here."""
+        from reports._runs import tallied
+
+        runs = tallied(info, (self,), results)
+        return [(r, r.tallies[self.key], name) for r, name in self.settings(runs)]
+
+    def setting_runs(self, results: Mapping[str, Any]) -> list[Any]:
         """The runs it compares, by preset, then policy (each in the order first played), then
         player count."""
         chosen = [r for r in results.values() if self.uses(r.meta)]
@@ -92,7 +116,7 @@ class SettingsSection(Section):
                                              policies[policy_of(r.meta)],
                                              int(r.meta["players"])))
 
-    def settings(self, results: Mapping[str, Results]) -> list[tuple[Results, str]]:
+    def settings(self, results: Mapping[str, Any]) -> list[tuple[Any, str]]:
         """Each compared run with its setting's name: '3 players', '3 players (short)',
         '3 players (greedy)' or '3 players (short, greedy)', naming the preset and the
         policy only when the compared runs differ in them."""

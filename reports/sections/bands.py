@@ -53,9 +53,19 @@ class ScoreBands(Section):
 
     key = "thresholds"
 
-    def analyse(self, info, results: dict[str, Results | ThresholdsAccumulator]) -> Bands:
-        runs = {label: ThresholdsAccumulator.of(res) for label, res in results.items()}
-        report = self.function(info)(runs, target=self.target)
+    def tally(self, info, meta: dict) -> ThresholdsAccumulator:
+        return ThresholdsAccumulator()
+
+    def analyse(self, info, results) -> Bands:
+        thresholds = self.function(info)  # refuses a game the analysis does not apply to
+        runs = {}
+        for label, res in results.items():
+            acc = (res if isinstance(res, ThresholdsAccumulator)
+                   else ThresholdsAccumulator.of(res) if isinstance(res, Results)
+                   else res.tallies[self.key])
+            acc.meta = {**acc.meta, **getattr(res, "meta", {})}
+            runs[label] = acc
+        report = thresholds(runs, target=self.target)
         presets = {label: acc.meta.get("preset", acc.meta.get("rules_changed", "default"))
                    for label, acc in runs.items()}
         return Bands(report, presets, runs)

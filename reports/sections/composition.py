@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analyses.composition import METHOD
+from analyses.composition import METHOD, CompositionTally
 from reports import figures
 from reports.sections import SettingsSection
 
@@ -27,11 +27,14 @@ class Composition(SettingsSection):
 
     key = "composition"
 
+    def new_tally(self, info, meta: dict) -> CompositionTally:
+        return CompositionTally(int(meta["players"]))
+
     def analyse(self, info, results) -> pd.DataFrame:
-        compose = self.function(info)
-        parts = [compose(r.frame, int(r.meta["players"])).assign(
+        self.function(info)  # refuses a game the analysis does not apply to
+        parts = [tally.answer().assign(
                      setting=name, preset=r.meta["preset"], players=int(r.meta["players"]))
-                 for r, name in self.settings(results)]
+                 for r, tally, name in self.compared(info, results)]
         out = pd.concat(parts, ignore_index=True)
         return out.assign(category=out["category"].replace(dict(self.labels)))
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analyses.events import METHOD
+from analyses.events import METHOD, EventsTally
 from reports.sections import SettingsSection
 
 
@@ -26,13 +26,16 @@ class Events(SettingsSection):
 
     key = "events"
 
+    def new_tally(self, info, meta: dict) -> EventsTally:
+        return EventsTally(dict(self.counts),
+                           {label: (num, den) for label, num, den in self.ratios})
+
     def analyse(self, info, results) -> pd.DataFrame:
-        rates = self.function(info)
-        ratios = {label: (num, den) for label, num, den in self.ratios}
-        parts = [rates(r.frame, dict(self.counts), ratios).assign(
+        self.function(info)  # refuses a game the analysis does not apply to
+        parts = [tally.answer().assign(
                      setting=name, preset=r.meta["preset"], players=int(r.meta["players"]),
                      policy=", ".join(dict.fromkeys(r.meta["policies"])))
-                 for r, name in self.settings(results)]
+                 for r, tally, name in self.compared(info, results)]
         return pd.concat(parts, ignore_index=True)
 
     def tables(self, answer: pd.DataFrame) -> dict[str, pd.DataFrame]:

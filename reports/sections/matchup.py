@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analyses.matchup import MatchupAnswer, rotations
+from analyses.matchup import MatchupAnswer, MatchupTally, rotations
 from reports import figures
 from reports._runs import RunSpec, scaled
 from reports.sections import Section
@@ -61,16 +61,28 @@ class Matchup(Section):
     def uses(self, meta: dict) -> str | None:
         return self.key if self.seat_of(meta) is not None else None
 
+    def pairs(self, info, metas: list[dict]) -> list[tuple[list[int], MatchupTally]]:
+        seats = {self.seat_of(m): i for i, m in enumerate(metas) if self.seat_of(m) is not None}
+        if sorted(seats) != list(range(self.players)):
+            return []
+        return [([seats[s] for s in range(self.players)], MatchupTally(self.players))]
+
     def analyse(self, info, results) -> MatchupAnswer:
-        chosen = {self.seat_of(r.meta): r for r in results.values()
+        from reports._runs import tallied
+
+        self.function(info)  # refuses a game the analysis does not apply to
+        runs = tallied(info, (self,), results)
+        chosen = {self.seat_of(r.meta): r for r in runs.values()
                   if self.seat_of(r.meta) is not None}
+        if sorted(chosen) != list(range(self.players)):
+            raise ValueError(f"need one run per focal seat 0..{self.players - 1}, got "
+                             f"{sorted(chosen)}")
         labels = {(r.meta["policies"][s], r.meta["policies"][(s + 1) % self.players])
                   for s, r in chosen.items()}
         if len(labels) != 1:
             raise ValueError(f"the {self.focal} runs differ in their policies: {labels}")
         (focal, field), = labels
-        return self.function(info)({s: r.frame for s, r in chosen.items()}, self.players,
-                                   focal, field)
+        return chosen[0].tallies[self.key].answer(focal, field)
 
     def tables(self, answer: MatchupAnswer) -> dict[str, pd.DataFrame]:
         return {"matchup": answer.rows().assign(focal=answer.focal, field=answer.field,

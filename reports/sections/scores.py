@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analyses.scores import ScoresAnswer
+from analyses.scores import ScoresAnswer, ScoresTally
 from reports import figures
 from reports.sections import SettingsSection, policy_names, policy_of
 
@@ -40,13 +40,13 @@ class Scores(SettingsSection):
 
     key = "scores"
 
+    def new_tally(self, info, meta: dict) -> ScoresTally:
+        return ScoresTally(int(meta["players"]))
+
     def analyse(self, info, results) -> list[ScoreSetting]:
-        scores = self.function(info)
-        out = []
-        for r, name in self.settings(results):
-            preset, p = r.meta["preset"], int(r.meta["players"])
-            out.append(ScoreSetting(preset, p, name, scores(r.frame, p), r.meta))
-        return out
+        self.function(info)  # refuses a game the analysis does not apply to
+        return [ScoreSetting(r.meta["preset"], int(r.meta["players"]), name, tally.answer(),
+                             r.meta) for r, tally, name in self.compared(info, results)]
 
     def tables(self, answer: list[ScoreSetting]) -> dict[str, pd.DataFrame]:
         return {"scores": summary_frame(answer)}

@@ -26,13 +26,29 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyses.seats import DEFAULT_MARGIN, SeatAnswer, reseat
+from analyses.seats import DEFAULT_MARGIN, SeatAnswer, SeatParts, SeatTally
 from analyses.stats import CONFIDENCE, holm
 from reports import figures
 from reports.sections import SettingsSection, policy_of
 from reports.words import p_cell, percent_interval, pp_interval
 
 SEAT = "seat"
+
+
+class SeatRun:
+    """A run's seat tallies: by seat with the game's seat views, and by turn-order place
+    when ``place_pattern`` names the per-seat column that re-seats the wins."""
+
+    def __init__(self, players: int, views: Mapping[str, str], place_pattern: str | None):
+        self.parts = SeatParts(players, tuple(views.items()), place_pattern)
+        self.by_seat = SeatTally(players, dict(views))
+        self.by_place = SeatTally(players) if place_pattern is not None else None
+
+    def add(self, frame: pd.DataFrame) -> None:
+        seat, place = self.parts(frame)
+        self.by_seat.merge(seat)
+        if place is not None:
+            self.by_place.merge(place)
 
 
 @dataclass
@@ -191,21 +207,23 @@ class SeatAdvantage(SettingsSection):
 
     key = "seats"
 
+    def new_tally(self, info, meta: dict) -> SeatRun:
+        return SeatRun(int(meta["players"]), info.extra.get("seat_views", {}),
+                       info.extra.get("turn_order", (SEAT, None))[1])
+
     def analyse(self, info, results) -> SeatsAnswer:
-        seat_advantage = self.function(info)
-        views = info.extra.get("seat_views", {})
-        order_view, pattern = info.extra.get("turn_order", (SEAT, None))
+        self.function(info)  # refuses a game the analysis does not apply to
+        order_view = info.extra.get("turn_order", (SEAT, None))[0]
         out = []
-        named = self.settings(results)
-        for res, name in named:
-            frame, p, meta = res.frame, int(res.meta["players"]), res.meta
+        named = self.compared(info, results)
+        for res, tally, name in named:
+            p, meta = int(res.meta["players"]), res.meta
             same = len(set(meta.get("policies", []))) <= 1
-            seat = seat_advantage(frame, p, margin=self.margin, views=views, same_policy=same,
-                                  meta=meta)
-            order = seat if pattern is None else seat_advantage(
-                reseat(frame, p, pattern), p, margin=self.margin, same_policy=same, meta=meta)
+            seat = tally.by_seat.answer(self.margin, same_policy=same, meta=meta)
+            order = seat if tally.by_place is None else tally.by_place.answer(
+                self.margin, same_policy=same, meta=meta)
             out.append(Setting(meta["preset"], p, name, seat, order, order_view, meta))
-        by_policy = len({policy_of(r.meta) for r, _ in named}) > 1
+        by_policy = len({policy_of(r.meta) for r, _, _ in named}) > 1
         return SeatsAnswer(out, self.margin, self.by_preset, by_policy)
 
     def tables(self, answer: SeatsAnswer) -> dict[str, pd.DataFrame]:

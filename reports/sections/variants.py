@@ -10,14 +10,15 @@ base rules with intervals, and the pairing gain.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analyses.variants import VariantsAnswer
+from analyses.thresholds import Histogram
+from analyses.variants import VariantsAnswer, VariantsTally
 from reports import figures
 from reports.sections import Section, policy_names, policy_of
-from simulate.results import Results
 
 # The metrics of the difference and pairing tables: (heading, metric name in analyses.variants).
 METRICS = (
@@ -41,14 +42,31 @@ LEVELS = {
 }
 
 
+class VariantRuns:
+    """The runs a variants section pairs (base first), fed one frame per run and block: the
+    comparison's tally and each run's histogram of game length."""
+
+    def __init__(self, players: int, names: list[str], length: str):
+        self.names, self.length = names, length
+        self.tally = VariantsTally(players, names[1:])
+        self.lengths = {name: Histogram() for name in names}
+
+    def add(self, frames) -> None:
+        self.tally.add(frames[0], dict(zip(self.names[1:], frames[1:], strict=True)))
+        for name, frame in zip(self.names, frames, strict=True):
+            self.lengths[name].add(frame[self.length].to_numpy(dtype=np.int64))
+
+
 @dataclass
 class Comparison:
-    """The variants answer and the runs it compared (preset -> Results, base first)."""
+    """The variants answer, the runs it compared (preset -> run, base first) and each run's
+    histogram of game length."""
 
     answer: VariantsAnswer
-    runs: dict[str, Results]
+    runs: dict[str, Any]
     base: str
     players: int
+    lengths: dict[str, Histogram]
 
     @property
     def names(self) -> list[str]:
@@ -72,21 +90,36 @@ class Variants(Section):
     #                         game lasts its rounds)
 
     key = "variants"
-    complete = True  # a paired comparison needs every run on the same games
+
+    def members(self, metas: list[dict]) -> list[int]:
+        """The runs compared, base first (indices into ``metas``)."""
+        chosen = [i for i, m in enumerate(metas) if self.uses(m)]
+        return sorted(chosen, key=lambda i: metas[i]["preset"] != self.base)
+
+    def pairs(self, info, metas: list[dict]) -> list[tuple[list[int], VariantRuns]]:
+        members = self.members(metas)
+        if len(members) < 2 or metas[members[0]]["preset"] != self.base:
+            return []
+        return [(members, VariantRuns(self.players, [metas[i]["preset"] for i in members],
+                                      self.length))]
 
     def analyse(self, info, results) -> Comparison:
-        compare = self.function(info)
-        at_p = {r.meta["preset"]: r for r in results.values() if self.uses(r.meta)}
+        from reports._runs import tallied
+
+        self.function(info)  # refuses a game the analysis does not apply to
+        runs = tallied(info, (self,), results)
+        at_p = {r.meta["preset"]: r for r in runs.values() if self.uses(r.meta)}
         if self.base not in at_p or len(at_p) < 2:
             raise ValueError(f"need the {self.base} rules and at least one variant at "
                              f"{self.players} players")
         base = at_p[self.base]
-        variants = {name: at_p[name].frame for name in at_p if name != self.base}
-        answer = compare(base.frame, variants, self.players,
-                         rules_text={name: at_p[name].meta["rules_changed"] for name in variants},
-                         base_label=f"{self.base} (the spec's defaults)",
-                         seed=int(base.meta["seed"]), meta=base.meta)
-        return Comparison(answer, at_p, self.base, self.players)
+        paired: VariantRuns = base.tallies[self.key]
+        at_p = {name: at_p[name] for name in paired.names}
+        answer = paired.tally.answer(
+            rules_text={name: at_p[name].meta["rules_changed"] for name in paired.names[1:]},
+            base_label=f"{self.base} (the spec's defaults)", seed=int(base.meta["seed"]),
+            meta=base.meta)
+        return Comparison(answer, at_p, self.base, self.players, paired.lengths)
 
     def uses(self, meta: dict) -> str | None:
         if meta["players"] != self.players or (
@@ -96,13 +129,12 @@ class Variants(Section):
 
     def tables(self, c: Comparison) -> dict[str, pd.DataFrame]:
         return {"variants": c.answer.table, "lengths": levels_table(c),
-                self.length: rounds_distribution(c.runs, self.length)}
+                self.length: rounds_distribution(c.lengths, self.length)}
 
     def write(self, page, c: Comparison) -> None:
         page.heading("Game length under each variation")
         n = self.length
-        lengths = {name: res.frame[n].to_numpy() for name, res in c.runs.items()}
-        page.figure(figures.length_ecdf(lengths, f"{n.capitalize()} per game, {c.players} "
+        page.figure(figures.length_ecdf(c.lengths, f"{n.capitalize()} per game, {c.players} "
                                         f"players, {c.policy} policy ({c.answer.games:,} games "
                                         "each)", xlabel=n, base=c.base),
                     alt=f"ECDF of {n} per game for the {c.base} rules and every variation",
@@ -162,15 +194,16 @@ def by_metric(c: Comparison, cell) -> pd.DataFrame:
                          for v in c.names])
 
 
-def rounds_distribution(runs: dict[str, Results], length: str = "rounds") -> pd.DataFrame:
+def rounds_distribution(lengths: dict[str, Histogram], length: str = "rounds") -> pd.DataFrame:
     """Share of games ending at each length (``rounds``, or ``turns``), per rules set (the
-    data behind the ECDF figure)."""
+    data behind the ECDF figure), from each run's histogram."""
     parts = []
-    for name, res in runs.items():
-        counts = res.frame[length].value_counts().sort_index()
-        parts.append(pd.DataFrame({"rules": name, length: counts.index, "games": counts.values,
-                                   "share": counts.values / counts.sum(),
-                                   "cumulative": counts.cumsum().values / counts.sum()}))
+    for name, hist in lengths.items():
+        seen = hist.counts > 0
+        counts, values = hist.counts[seen], hist.values[seen]
+        parts.append(pd.DataFrame({"rules": name, length: values, "games": counts,
+                                   "share": counts / counts.sum(),
+                                   "cumulative": counts.cumsum() / counts.sum()}))
     return pd.concat(parts, ignore_index=True)
 
 
