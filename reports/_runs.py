@@ -125,7 +125,7 @@ def lockstep_groups(info, specs: list[RunSpec]) -> list[list[int]]:
 
 def play(info, specs: Iterable[RunSpec], sections, keep: Callable[[str], bool],
          backend: str = "fast", progress: bool | None = None,
-         workers: int | None = None) -> dict[str, Tallied]:
+         workers: int | None = None, cluster=None) -> dict[str, Tallied]:
     """Play every planned run; label -> its metadata and the sections' tallies. No row is
     kept: the runs that play the same games are played in lockstep, and every block's
     frames go into the tallies and are dropped, so memory does not grow with the games.
@@ -156,7 +156,7 @@ def play(info, specs: Iterable[RunSpec], sections, keep: Callable[[str], bool],
                                seatings=[a.policy for a in arms], players=arms[0].players,
                                seed=arms[0].seed, backend=backend, progress=progress,
                                workers=workers, label=" + ".join(a.label for a in arms),
-                               on_chunk=feed.add, keep=False)
+                               on_chunk=feed.add, keep=False, cluster=cluster)
         except Interrupted:
             raise Interrupted(f"stopped before {which} of the {info.title} page") from None
         if res.meta["interrupted"]:

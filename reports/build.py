@@ -59,9 +59,11 @@ def report_command(out_dir: str | Path, games: Sequence[str], scale: float = 1.0
 
 def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale: float = 1.0,
                  progress: bool | None = None, backend: str = "fast",
-                 workers: int | None = None, command: str | None = None) -> list[Path]:
+                 workers: int | None = None, command: str | None = None,
+                 cluster=None) -> list[Path]:
     """Build the pages of ``games`` (default: every game with a page) into ``out_dir``.
 
+    ``cluster``: a Dask backend (``simulate.cluster``) to play the runs on (None: here).
     ``scale`` multiplies every page's game counts (1.0: the full report);
     ``backend='reference'`` is for tests and checks at a tiny scale.
     ``command`` is the reproduction command printed on each page (default:
@@ -89,7 +91,7 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
         cut_before = len(flag.cut) if flag is not None else 0
         try:
             page = PAGES[name].build(scale=scale, backend=backend, progress=progress,
-                                     workers=workers, command=cmd)
+                                     workers=workers, command=cmd, cluster=cluster)
             if flag is not None and len(flag.cut) > cut_before:  # a run outside _runs.play
                 run = flag.cut[-1]
                 raise Interrupted(f"run {run['label']} of the {get_game(name).title} page "

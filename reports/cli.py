@@ -908,6 +908,8 @@ def report(
     scale: Annotated[float, typer.Option("--scale", help="multiply every game count by this",
                                          min=0.0001)] = 1.0,
     workers: WorkersOpt = None,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Write the balance report (HTML pages with figures, tables as CSV) into a folder."""
@@ -926,8 +928,9 @@ def report(
         from simulate.runner import set_workers
 
         set_workers(workers)
-    written = build_report(out, games=chosen, scale=scale, progress=progress_flag(quiet),
-                           workers=workers)
+    with playing(cluster, scheduler, None, False) as (where, _):
+        written = build_report(out, games=chosen, scale=scale, progress=progress_flag(quiet),
+                               workers=workers, cluster=where)
     index = next((p for p in written if Path(p).name == "index.html"), None)
     typer.echo(f"wrote {len(written)} files to {out}" + (f"; open {index}" if index else ""))
 

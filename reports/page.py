@@ -93,20 +93,21 @@ class GamePage:
         return column in self.columns or column.startswith(tuple(f"{p}_" for p in self.per_seat))
 
     def build(self, scale: float = 1.0, backend: str = "fast", progress: bool | None = None,
-              workers: int | None = None, command: str | None = None) -> PageOutput:
-        """Play the plan at ``scale`` and render the page."""
+              workers: int | None = None, command: str | None = None,
+              cluster=None) -> PageOutput:
+        """Play the plan at ``scale`` (here, or on a Dask ``cluster``) and render the page."""
         started = time.perf_counter()
         results = self.run_plan(self.plan(scale), backend=backend, progress=progress,
-                                workers=workers)
+                                workers=workers, cluster=cluster)
         return self.render(results, command or f"rumsim report {self.game} --out DIR",
                            started=started)
 
     def run_plan(self, specs: list[RunSpec], backend: str = "fast", progress: bool | None = None,
-                 workers: int | None = None) -> dict[str, Tallied]:
+                 workers: int | None = None, cluster=None) -> dict[str, Tallied]:
         """Play every planned run; label -> its metadata and the sections' tallies (no rows
         are kept; see ``reports._runs.play``)."""
         return play(get_game(self.game), specs, self.sections, self.keeps, backend, progress,
-                    workers)
+                    workers, cluster)
 
     def render(self, results: dict[str, Tallied | Results], command: str,
                started: float | None = None) -> PageOutput:

@@ -226,3 +226,15 @@ def test_lockstep_commands_give_the_local_answer_on_a_cluster(cluster, capsys, a
     code, local, _ = run_cli(capsys, *args)
     code2, remote, _ = run_cli(capsys, *args, "--scheduler", cluster.client.scheduler.address)
     assert code == code2 == 0 and local == remote
+
+
+def test_a_report_page_built_on_a_cluster_has_the_same_tables(cluster):
+    from reports.build import PAGES
+
+    page = PAGES["montego-bay"]
+    specs = page.plan(0.002)
+    here = page.render(page.run_plan(specs, progress=False), "cmd")
+    there = page.render(page.run_plan(specs, progress=False, cluster=cluster), "cmd")
+    for name, table in here.tables.items():
+        if not name.endswith("_runs.csv"):  # times differ
+            pd.testing.assert_frame_equal(table, there.tables[name])
