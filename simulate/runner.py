@@ -107,12 +107,17 @@ def check_memory(n_games: int, n_columns: int) -> None:
                         "result depends only on the seed and its index, so runs can be split)")
 
 
-def default_chunk(info: GameInfo, policies, backend: str) -> int:
+CHUNK_ROWS = 100_000  # rows of outcomes per chunk on the fast path, all arms together
+
+
+def default_chunk(info: GameInfo, policies, backend: str, arms: int = 1) -> int:
+    """Games per chunk: arms in lockstep share one chunk's rows, so a chunk's memory does
+    not grow with the number of arms (nor, as ever, with the games)."""
     if backend == "reference":
         return 200
     if any(p.spec.slow for p in policies):
         return 64
-    return 100_000
+    return max(1_000, CHUNK_ROWS // arms)
 
 
 # Ctrl-C, a scheduler's SIGTERM and a closed terminal's SIGHUP all mean "stop, keep what
@@ -246,7 +251,7 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     workers = set_workers(workers) if backend == "fast" and cluster is None else 1
     job = Job(info.name, rules, tuple(policies), players, int(seed), backend, part)
     seated = [p for _, seating in job.arms for p in seating]
-    chunk = int(chunk_size or default_chunk(info, seated, backend))
+    chunk = int(chunk_size or default_chunk(info, seated, backend, len(job.arms)))
     if chunk < 1:
         raise UserError(f"chunk size must be at least 1, not {chunk}")
     columns = info.columns(players)
