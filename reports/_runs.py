@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 import simulate
+from simulate.counts import MAX_GAMES
 from simulate.errors import Interrupted, UserError
 from simulate.results import Results
 
@@ -38,7 +39,11 @@ def scaled(games: int, scale: float, least: int = 1) -> int:
     """A page's game count times the report scale (never below ``least``)."""
     if not (scale > 0 and math.isfinite(scale)):
         raise UserError(f"report scale must be a positive finite number, not {scale}")
-    return max(least, round(games * scale))
+    n = max(least, round(games * scale))
+    if n > MAX_GAMES:
+        raise UserError(f"report scale {scale:g} makes a run of {n:,} games, more than "
+                        f"{MAX_GAMES:.0e}")
+    return n
 
 
 def grid(info, presets: Iterable[str], policies: Iterable[str], players: Iterable[int],

@@ -72,6 +72,8 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
     names = _check_games(games)
     if not (scale > 0 and math.isfinite(scale)):
         raise UserError(f"report scale must be a positive finite number, not {scale}")
+    for name in names:  # a scale no run can be played at is refused before the folder is made
+        PAGES[name].plan(scale)
     out = Path(out_dir)
     try:
         if out.exists() and not out.is_dir():

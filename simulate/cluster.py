@@ -96,6 +96,10 @@ class DaskBackend:
         if not self.client.nthreads():
             self.client.wait_for_workers(1, timeout=120)
         start = Job(job.game, job.rules, job.policies, job.players, job.seed, job.backend)
+        if self._cluster is not None:
+            # Workers on this machine share its Numba cache: compile once here, so they
+            # load the engine instead of each compiling it at the same time.
+            start.rows(0, 1)
         self.client.run(start.rows, 0, 1)
 
     def ordered(self, job: Job, blocks: Iterator[tuple[int, int]]) -> Iterator[Any]:

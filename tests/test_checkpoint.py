@@ -121,6 +121,7 @@ def test_kill_9_then_resume_equals_an_unbroken_run(tmp_path, command):
     """SIGKILL a run once it has saved a block; the same command with --resume prints
     exactly what the run prints without any checkpoint."""
     folder = tmp_path / "ck"
+    simulate.run("rum-rebellion", 1, players=4, progress=False)  # compiled once, here
     victim = rumsim(*command, "--checkpoint", str(folder))
     deadline = time.monotonic() + 300
     while len(list(folder.glob("run-0/block-*.pkl"))) < 1:
