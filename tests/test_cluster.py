@@ -134,7 +134,7 @@ def test_the_task_keys_name_the_run():
 
 
 def test_the_cli_answer_is_the_same_with_cluster(capsys):
-    args = ("seats", "montego-bay", "-p", "3", "-n", "60000", "-q")
+    args = ("seats", "montego-bay", "-p", "3", "-n", "20000", "-q")
     code, local, _ = run_cli(capsys, *args)
     code2, remote, _ = run_cli(capsys, *args, "--cluster", "local:2")
     assert code == code2 == 0 and local == remote and "win share" in local.lower()
@@ -232,7 +232,7 @@ def test_a_report_page_built_on_a_cluster_has_the_same_tables(cluster):
     from reports.build import PAGES
 
     page = PAGES["montego-bay"]
-    specs = page.plan(0.002)
+    specs = page.plan(0.001)
     here = page.render(page.run_plan(specs, progress=False), "cmd")
     there = page.render(page.run_plan(specs, progress=False, cluster=cluster), "cmd")
     for name, table in here.tables.items():
