@@ -149,7 +149,8 @@ def backend_for(cluster: str | None, scheduler: str | None):
     if cluster is not None and scheduler is not None:
         raise UserError("give --cluster (a cluster on this machine) or --scheduler (one "
                         "elsewhere), not both")
-    scheduler = scheduler if cluster is not None or scheduler else os.environ.get(SCHEDULER_ENV)
+    if cluster is None and not scheduler:
+        scheduler = os.environ.get(SCHEDULER_ENV)
     if cluster is None and not scheduler:
         return None
     if cluster is not None:

@@ -289,12 +289,11 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     elapsed = time.perf_counter() - started
     frame = pd.concat(frames, ignore_index=True) if frames else to_frame(
         np.zeros((0, len(columns))), columns)
-    lockstep = isinstance(rules, tuple)
-    meta = make_meta(info, rules[0] if lockstep else rules, job.arms[0][1], players, seed,
+    meta = make_meta(info, job.arms[0][0], job.arms[0][1], players, seed,
                      first_game,
                      n_games, done, backend, workers, chunk, elapsed,
                      interrupted=done < n_games and not satisfied)
-    if lockstep:
+    if job.lockstep:
         meta["lockstep_rules"] = [r.describe() for r in rules]
         meta["lockstep_policies"] = [[p.label() for p in seating] for _, seating in job.arms]
     meta["stop_condition_met"] = satisfied
