@@ -35,6 +35,21 @@ class Analysis:
         return not self.games or game in self.games
 
 
+# The game-feel metrics (analyses.feel): name, one-line definition, where it comes from.
+FEEL_METRICS = (
+    ("length", "game length in rounds (and turns): mean, median and 90th percentile",
+     "Browne (2008) 'duration'; Ludii DurationTurns"),
+    ("ties", "share of decided games whose top final standing is shared before the tie-break",
+     "Browne (2008) 'uncertainty' at the end: shared wins"),
+    ("margin", "the winner's final standing minus the best of the others', and the share of "
+     "games decided by at most a declared margin", "Browne (2008) and Ludii 'decisiveness'"),
+    ("lead_changes", "round ends whose sole leader differs from the last sole leader (shared "
+     "tops skipped), per game and per round boundary",
+     "Browne (2008) 'lead change'; Ludii LeadChange"),
+    ("comebacks", "share of games won alone by a seat that was not the sole leader after "
+     "round floor(R/2)", "Browne (2008) 'drama': a player behind who wins; Ludii Drama"),
+)
+
 _REGISTRY = (
     Analysis("thresholds", "analyses.thresholds:thresholds",
              "Rum Runner score bands: share of games per printed band with intervals, the "
@@ -59,6 +74,21 @@ _REGISTRY = (
     Analysis("events", "analyses.events:event_rates",
              "how often things happen: per-game rates of counted events and shares of events, "
              "with intervals over games"),
+    Analysis("sensitivity", "analyses.sensitivity:seat_sensitivity",
+             "does a seat answer survive a change of player: the first player's edge under each "
+             "policy, and whether the conclusion holds"),
+    Analysis("variant_sensitivity", "analyses.sensitivity:edge_shifts",
+             "does a rule variant's effect on the first player's win share hold under every "
+             "policy: paired changes on the same games, per policy"),
+    Analysis("ladder", "analyses.ladder:ladder",
+             "skill and luck: each policy against the next weaker one on the same deals, seats "
+             "rotated, the stronger one's win share (or score lead), and how much is luck"),
+    Analysis("feel", "analyses.feel:feel",
+             "how the game feels: length, ties for first, the winner's margin, lead changes "
+             "and comebacks, each with an interval (every feel.<metric> below)"),
+    # One entry per game-feel metric, from its one declaration (FEEL_METRICS).
+    *(Analysis(f"feel.{name}", f"analyses.feel:{name}", definition)
+      for name, definition, _source in FEEL_METRICS),
 )
 
 ANALYSES: dict[str, Analysis] = {a.name: a for a in _REGISTRY}

@@ -233,6 +233,21 @@ def off_target_distance(rng) -> bool:
     return bool(got.low <= 4.0 <= got.high)
 
 
+def deal_variance_share(rng) -> bool:
+    """Rum Runner's luck measure: 2,000 deals played by two policies, score = deal + policy
+    + noise (deal SD 10, policy means 20 apart, noise SD 15); the jackknife interval of the
+    deal's share of the score variance covers its true value 100 / (100 + 100 + 225)."""
+    from analyses.ladder import ScoreLadderTally, score_ladder
+
+    n = 2000
+    deal = rng.normal(0, 10, n)
+    game = np.arange(n)
+    frames = [pd.DataFrame({"game": game, "score_0": deal + shift + rng.normal(0, 15, n)})
+              for shift in (0.0, 20.0)]
+    row = score_ladder(ScoreLadderTally(("weak", "strong")).add(frames)).table.iloc[0]
+    return bool(row["deal_low"] <= 100 / 425 <= row["deal_high"])
+
+
 CASES = (
     Case("Wilson interval, share 10% of 400", "coverage >= 95%", 0.95, wilson),
     Case("share with 15% ties (effective n)", "coverage >= 95%", 0.95, tied_share),
@@ -256,6 +271,8 @@ CASES = (
     Case("score spread shift (delta method)", "coverage >= 95%", 0.95, score_spread_shift,
          1000),
     Case("Rum Runner off-target distance", "coverage >= 95%", 0.95, off_target_distance, 200),
+    Case("deal's share of score variance (jackknife)", "coverage >= 95%", 0.95,
+         deal_variance_share, 400),
 )
 
 

@@ -33,6 +33,9 @@ class RunSpec:
     games: int
     seed: int
     label: str
+    # Runs with the same non-empty tag (and players, games, seed) play in lockstep even when
+    # only some seat a slow policy: a section pairs them game for game (a solo ladder).
+    together: str = ""
 
 
 def scaled(games: int, scale: float, least: int = 1) -> int:
@@ -124,7 +127,8 @@ def lockstep_groups(info, specs: list[RunSpec]) -> list[list[int]]:
     groups: dict[tuple, list[int]] = {}
     for i, spec in enumerate(specs):
         slow = any(p.spec.slow for p in info.seat_policies(spec.policy, spec.players))
-        groups.setdefault((spec.players, spec.games, spec.seed, slow), []).append(i)
+        groups.setdefault((spec.players, spec.games, spec.seed, spec.together or slow),
+                          []).append(i)
     return list(groups.values())
 
 
@@ -153,7 +157,8 @@ def play(info, specs: Iterable[RunSpec], sections, keep: Callable[[str], bool],
         rules = tuple(info.rules_cls.from_overrides({}, preset=a.preset) for a in arms)
         planned = [{"game": info.name, "preset": a.preset, "players": a.players,
                     "seed": a.seed, "policies": [p.label() for p in
-                                                 info.seat_policies(a.policy, a.players)]}
+                                                 info.seat_policies(a.policy, a.players)],
+                    **({"together": a.together} if a.together else {})}
                    for a in arms]
         feed = Feed(info, sections, planned, keep)
         try:
@@ -179,7 +184,8 @@ def arm_meta(meta: dict, rules, planned: dict, arms: int) -> dict:
     out.update(rules={k: (list(v) if isinstance(v, tuple) else v)
                       for k, v in rules.to_dict().items()},
                rules_changed=rules.describe(), preset=planned["preset"],
-               policies=planned["policies"], elapsed_s=round(meta["elapsed_s"] / arms, 4))
+               policies=planned["policies"], elapsed_s=round(meta["elapsed_s"] / arms, 4),
+               **({"together": planned["together"]} if "together" in planned else {}))
     return out
 
 
@@ -197,5 +203,6 @@ def runs_frame(results: Mapping[str, Results],
                      "rules changed": m.get("rules_changed", "default"), "seed": m.get("seed"),
                      "games": int(m["games"]),
                      "backend": m.get("backend"), "elapsed_s": float(m.get("elapsed_s", 0.0)),
+                     "hash": m.get("hash", ""),
                      **({"used for": used_for[label]} if used_for else {})})
     return pd.DataFrame(rows)

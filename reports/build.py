@@ -17,7 +17,7 @@ from pathlib import Path
 
 from engines import GAMES, get_game
 from engines._rules import closest
-from reports.html import index_page
+from reports.index import Entry, index_html, read_summary, summary_files
 from reports.page import GamePage
 from simulate.errors import Interrupted, UserError
 from simulate.results import atomic_write_files, atomic_write_text, probe_writable, shown
@@ -44,13 +44,26 @@ def _pages() -> dict[str, GamePage]:
 PAGES: dict[str, GamePage] = _pages()
 
 INDEX = "index.html"
+QUICK_SCALE = 0.1  # `rumsim report --quick`: every page at this share of its game counts
+
+
+def scale_note(scale: float) -> str:
+    """What the report's scale means for its numbers, stated on the index."""
+    if scale == 1.0:
+        return "Game counts: each page's default sizes (scale 1)."
+    return (f"Game counts: {scale:g} x each page's default sizes"
+            + (" (rumsim report --quick)" if scale == QUICK_SCALE else "")
+            + ": intervals are wider than the full report's; its verdicts are those the "
+              "smaller counts can make.")
 
 
 def report_command(out_dir: str | Path, games: Sequence[str], scale: float = 1.0,
                    backend: str = "fast") -> str:
     """The shell command that rebuilds this report with the same settings."""
     parts = ["rumsim", "report", *games, "--out", str(out_dir)]
-    if scale != 1.0:
+    if scale == QUICK_SCALE:
+        parts += ["--quick"]
+    elif scale != 1.0:
         parts += ["--scale", f"{scale:g}"]
     if backend != "fast":
         parts += ["--backend", backend]
@@ -60,7 +73,7 @@ def report_command(out_dir: str | Path, games: Sequence[str], scale: float = 1.0
 def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale: float = 1.0,
                  progress: bool | None = None, backend: str = "fast",
                  workers: int | None = None, command: str | None = None,
-                 cluster=None) -> list[Path]:
+                 cluster=None, command_all: str | None = None) -> list[Path]:
     """Build the pages of ``games`` (default: every game with a page) into ``out_dir``.
 
     ``cluster``: a Dask backend (``simulate.cluster``) to play the runs on (None: here).
@@ -107,6 +120,11 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
         files = {out / filename: frame.to_csv(index=False).encode("utf-8")
                  for filename, frame in page.tables.items()}
         files[out / page.filename] = page.html.encode("utf-8")
+        if page.summary is not None:  # the index's headline, kept beside the page
+            js, png = summary_files(page.filename)
+            files[out / js] = page.summary.to_json().encode("utf-8")
+            if page.summary.figure is not None:
+                files[out / png] = page.summary.figure
         # A page and its tables are renamed into place together: never from two builds.
         atomic_write_files(files)
         written += files
@@ -116,12 +134,14 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
     # this build was stopped before rebuilding them.
     entries = []
     for p in PAGES.values():
+        title = get_game(p.game).title
         if p.game in built or (p.game in names and stopped is None):
-            entries.append((p.filename, get_game(p.game).title, p.blurb))
+            entries.append(Entry(p.filename, title, p.blurb, read_summary(out, p.filename)))
         elif (out / p.filename).exists():
-            entries.append((p.filename, get_game(p.game).title, p.blurb + (
-                " (from an earlier build: this build was interrupted before rebuilding it)"
-                if p.game in not_built else "")))
+            entries.append(Entry(p.filename, title, p.blurb, read_summary(out, p.filename),
+                                 " (from an earlier build: this build was interrupted before "
+                                 "rebuilding it)" if p.game in not_built else
+                                 " (from an earlier build)"))
     notice = None
     if stopped is not None:
         titles = ", ".join(get_game(n).title for n in not_built)
@@ -129,10 +149,15 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
                   f"{titles}. " + ("Every page listed below was built completely. " if entries
                                    else "No page was built. ")
                   + f"Build the rest with: {report_command(out_dir, not_built, scale, backend)}")
-    index = index_page(
+    index = index_html(
         "rumsim balance report", entries,
-        intro="Monte Carlo balance analysis of tabletop games: each page states its rules, "
-              "policies, seeds, game counts and the command that reproduces it.",
+        intro="Monte Carlo balance analysis of five tabletop games. Each game's answer below "
+              "carries its 95% interval and verdict and links to its page, which says under "
+              "which players the answer holds, how much of the result is luck, how the game "
+              "feels, and the rules, policies, seeds, game counts and versions behind every "
+              "figure.",
+        command=command_all or report_command(out_dir, [], scale, backend),
+        scale_note=scale_note(scale),
         footer="Every figure carries a 95% interval; tables are also written as CSV beside "
                "the pages.", notice=notice)
     path = out / INDEX

@@ -313,3 +313,34 @@ def composition_bars(parts: pd.DataFrame, title: str, xlabel: str = "mean points
     ax.set_title(title, fontsize=11)
     fig.tight_layout()
     return to_png(fig)
+
+
+def interval_dots(rows: pd.DataFrame, title: str, xlabel: str, reference: float | None = None,
+                  percent: bool = False, width: float = 7.0) -> bytes:
+    """Dots with 95% whiskers, one line per row (``label``, ``estimate``, ``low``, ``high``,
+    and optionally ``group`` for the colour), top to bottom in the frame's order; a dashed
+    line at ``reference`` (e.g. the fair share or no effect). ``percent`` shows shares as %."""
+    scale = 100.0 if percent else 1.0
+    n = len(rows)
+    fig = Figure(figsize=(width, 0.9 + 0.32 * max(n, 1)))
+    ax = fig.add_subplot()
+    groups = list(dict.fromkeys(rows["group"])) if "group" in rows else [None]
+    colours = {g: f"C{i}" for i, g in enumerate(groups)}
+    y = np.arange(n)[::-1]
+    for g in groups:
+        part = rows["group"] == g if g is not None else np.ones(n, dtype=bool)
+        est, low, high = (scale * rows.loc[part, k].to_numpy(dtype=float)
+                          for k in ("estimate", "low", "high"))
+        # Unbounded whiskers (a one-game interval) are drawn to the data's edge, not forever.
+        low, high = np.where(np.isfinite(low), low, est), np.where(np.isfinite(high), high, est)
+        ax.errorbar(est, y[np.asarray(part)], xerr=[est - low, high - est], fmt="o", ms=4,
+                    capsize=2, color=colours[g], label=g)
+    if reference is not None:
+        ax.axvline(scale * reference, color="#777777", ls="--", lw=1)
+    ax.set_yticks(y, list(rows["label"]), fontsize=8)
+    ax.set_xlabel(xlabel + (" (%)" if percent else ""))
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", color="#e5e5e5")
+    if groups != [None] and len(groups) > 1:
+        ax.legend(fontsize=7, loc="best")
+    return to_png(fig)

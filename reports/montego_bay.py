@@ -17,8 +17,12 @@ import pandas as pd
 from engines import get_game
 from reports._runs import RunSpec, grid
 from reports.page import Answers, GamePage
+from reports.sections.feel import Feel
+from reports.sections.ladder import Ladder
+from reports.sections.ladder import plan as ladder_plan
 from reports.sections.scores import Scores
 from reports.sections.seats import SEAT, SeatAdvantage, SeatsAnswer, Setting, shares_long
+from reports.sections.sensitivity import Sensitivity, VariantSensitivity
 from reports.words import (
     by_word,
     join_words,
@@ -39,11 +43,26 @@ SEED = 1                          # one seed for every run: each setting plays i
 GAMES = 150_000
 MARGIN = 0.02                     # "balanced" = every seat within ±2 pp of 1/P
 ORDER_VIEW = "rail order"         # the game's turn order (GAME.extra["turn_order"])
+POLICIES = ("random", POLICY, "sampler")  # the skill ladder, weakest first
+OTHER_GAMES = 50_000              # the other policies' runs (policy sensitivity) ...
+SLOW_GAMES = 3_000                # ... and the slow sampler's
+LADDER_PLAYERS = 3
+LADDER_GAMES = 30_000             # per rung, split over the rotated seats (slow rung: SLOW)
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
-    """The runs of the page: every preset x player count, counts scaled (at least two games)."""
-    return grid(get_game(GAME), PRESETS, (POLICY,), PLAYER_COUNTS, GAMES, SEED, scale, least=2)
+    """The runs of the page: every preset x player count under each policy of the ladder
+    (the other policies at fewer games), and the ladder's rungs; counts scaled (at least
+    two games)."""
+    info = get_game(GAME)
+    label = "{preset}, {policy}, {players} players"
+    others = tuple(p for p in POLICIES if p != POLICY)
+    return (grid(info, PRESETS, (POLICY,), PLAYER_COUNTS, GAMES, SEED, scale, least=2,
+                 label=label)
+            + grid(info, PRESETS, others, PLAYER_COUNTS, OTHER_GAMES, SEED, scale, least=2,
+                   slow_games=SLOW_GAMES, label=label)
+            + ladder_plan(info, PRESETS[0], POLICIES, LADDER_PLAYERS, LADDER_GAMES, SLOW_GAMES,
+                          SEED, scale))
 
 
 def view_name(setting: Setting) -> str:
@@ -206,7 +225,7 @@ PAGE = GamePage(
     plan=plan,
     sections=(
         SeatAdvantage(
-            margin=MARGIN,
+            margin=MARGIN, policies=(POLICY,),
             heading="Win share by rail order, rail position and seat",
             figure_alt="win share by rail order, rail position and seat, {preset} rules",
             figure_caption="Rows: rail order (1 = moves first), set-up rail position of the "
@@ -221,10 +240,20 @@ PAGE = GamePage(
             units="seats or rail places",
             order_method="Rail order: the same seat analysis applied to the players ranked by "
                          "the set-up rail position of their earliest worker."),
-        Scores(unit="VP"),
+        Scores(unit="VP", policies=(POLICY,)),
+        Sensitivity(presets=(PRESETS[0],), policies=POLICIES, margin=MARGIN,
+                    first="the first on the rail",
+                    note=f"The {PRESETS[0]} rules under every policy of the skill ladder: "
+                         f"'{POLICY}' plays the games above, 'random' {OTHER_GAMES:,} and the "
+                         f"slow 'sampler' {SLOW_GAMES:,} games per setting."),
+        VariantSensitivity(policies=POLICIES, base=PRESETS[0], variants=PRESETS[1:],
+                           players=LADDER_PLAYERS, first_seat="first_rail_seat"),
+        Ladder(policies=POLICIES, players=LADDER_PLAYERS, preset=PRESETS[0], unit="VP"),
+        Feel(presets=(PRESETS[0],), policies=POLICIES, close=2, unit="VP"),
     ),
     reading=reading,
     how_to_read=how_to_read,
-    columns=("game", "players", "rounds"),
+    columns=("game", "players", "rounds", "lead_changes", "half_time_leader",
+             "first_rail_seat"),
     per_seat=("win", "score", "first_rail_pos"),
 )

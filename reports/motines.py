@@ -15,10 +15,14 @@ from __future__ import annotations
 from engines import get_game
 from reports._runs import RunSpec, grid
 from reports.page import Answers, GamePage
+from reports.sections.feel import Feel
+from reports.sections.ladder import Ladder
+from reports.sections.ladder import plan as ladder_plan
 from reports.sections.matchup import Matchup
 from reports.sections.matchup import plan as matchup_plan
 from reports.sections.scores import Scores
 from reports.sections.seats import SeatAdvantage, Setting, order_long, order_verdicts
+from reports.sections.sensitivity import Sensitivity, VariantSensitivity
 from reports.sections.variants import Comparison, Variants, presets_table
 from reports.words import STAR_NOTE, by_word, join_words, pp_bounds, pp_interval, verdict_note
 
@@ -40,6 +44,13 @@ STRONG = "rollout"                # the stronger policy, one seat among greedy s
 STRONG_PARAMS = ""                # e.g. ":samples=4" (tests make it quick)
 STRONG_PLAYERS = 4
 STRONG_GAMES = 2_000              # rollout is slow: these games in all, split over the seats
+# Policy sensitivity: the seat answers and variant effects under planner too (rollout in every
+# seat plays ~12 games/s: too slow to judge a seat; it stands on the ladder instead).
+SENSITIVITY = ("random", "greedy", "planner")
+PLANNER_GAMES = 10_000
+LADDER = ("random", "greedy", "planner", "rollout")  # the skill ladder, weakest first
+LADDER_GAMES = 40_000             # per rung, split over the rotated seats
+LADDER_SLOW = 800                 # the rung with rollout
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
@@ -53,7 +64,17 @@ def plan(scale: float = 1.0) -> list[RunSpec]:
                    (VARIANT_PLAYERS,), GAMES, SEED, scale, least=2,
                    label="{preset}, {policy}, {players} players")
             + matchup_plan(info, BASE, STRONG + STRONG_PARAMS, VARIANT_POLICY, STRONG_PLAYERS,
-                           STRONG_GAMES, SEED, scale))
+                           STRONG_GAMES, SEED, scale)
+            # the variant runs under random and planner, and planner's seat runs
+            + grid(info, [v for v in VARIANTS if v not in SEAT_PRESETS], ("random",),
+                   (VARIANT_PLAYERS,), GAMES, SEED, scale, least=2,
+                   label="{preset}, {policy}, {players} players")
+            + grid(info, (BASE,), ("planner",), PLAYER_COUNTS, PLANNER_GAMES, SEED, scale,
+                   least=2, label="{preset}, {policy}, {players} players")
+            + grid(info, VARIANTS, ("planner",), (VARIANT_PLAYERS,), PLANNER_GAMES, SEED, scale,
+                   least=2, label="{preset}, {policy}, {players} players")
+            + ladder_plan(info, BASE, LADDER, STRONG_PLAYERS, LADDER_GAMES, LADDER_SLOW, SEED,
+                          scale))
 
 
 # ================================================================ the words
@@ -207,9 +228,19 @@ PAGE = GamePage(
         Variants(base=BASE, players=VARIANT_PLAYERS, policy=VARIANT_POLICY),
         Matchup(focal=STRONG, field=VARIANT_POLICY, players=STRONG_PLAYERS),
         Scores(presets=(BASE,), policies=POLICIES, unit="PV"),
+        Sensitivity(presets=(BASE,), policies=SENSITIVITY, margin=MARGIN,
+                    first="the first Captain",
+                    note=f"The {BASE} rules under random, greedy and planner: random and greedy "
+                         f"play the games above, planner {PLANNER_GAMES:,} games per setting. "
+                         "Rollout, the strongest policy, plays about 12 games a second in every "
+                         "seat, too few to judge a seat: it stands on the skill ladder below."),
+        VariantSensitivity(policies=SENSITIVITY, base=BASE, variants=VARIANTS,
+                           players=VARIANT_PLAYERS),
+        Ladder(policies=LADDER, players=STRONG_PLAYERS, preset=BASE, unit="PV"),
+        Feel(presets=(BASE,), policies=SENSITIVITY, close=2, unit="PV"),
     ),
     reading=reading,
     how_to_read=how_to_read,
-    columns=("game", "players", "rounds", "truncated"),
+    columns=("game", "players", "rounds", "truncated", "lead_changes", "half_time_leader"),
     per_seat=("win", "score"),
 )

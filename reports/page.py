@@ -26,7 +26,9 @@ import pandas as pd
 
 from engines import get_game
 from reports._runs import RunSpec, Tallied, play, runs_frame, tallied
+from reports.headline import Summary, multi_player_summary
 from reports.html import Page
+from reports.provenance import run_hash, versions_line
 from reports.sections import Section, policy_names
 from simulate.results import Results
 
@@ -43,6 +45,7 @@ class PageOutput:
     html: str
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     elapsed_s: float = 0.0
+    summary: Summary | None = None   # the index's headline of this page
 
 
 def presets_sentence(info, presets: list[str]) -> str:
@@ -77,6 +80,8 @@ class GamePage:
     columns: tuple[str, ...] = ()
     per_seat: tuple[str, ...] = ()
     rules: Callable[[Any, list[str]], str] = presets_sentence
+    # The index's headline from the answers and runs (default: the multi-player one).
+    summary: Callable[[Answers, Mapping[str, Any]], Summary] = multi_player_summary
 
     def __post_init__(self):
         keys = [s.key for s in self.sections]
@@ -119,6 +124,9 @@ class GamePage:
         """
         info = get_game(self.game)
         results = tallied(info, self.sections, results, self.keeps)
+        for label, r in results.items():  # every figure names the runs it came from
+            r.meta["label"] = label
+            r.meta["hash"] = run_hash(r.meta)
         answers = {s.key: s.analyse(info, results) for s in self.sections}
         runs, shown = self._runs(results, answers)
         tables = {f"{self.stem}_{name}.csv": frame for s in self.sections
@@ -143,7 +151,8 @@ class GamePage:
         page.code(command)
         page.paragraph("Tables as CSV: " + ", ".join(sorted(tables)) + ".", css="note")
         elapsed = time.perf_counter() - started if started else 0.0
-        return PageOutput(self.filename, self.title, self.blurb, page.render(), tables, elapsed)
+        return PageOutput(self.filename, self.title, self.blurb, page.render(), tables, elapsed,
+                          self.summary(answers, results))
 
     def _runs(self, results: dict[str, Results],
               answers: Answers) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -153,7 +162,18 @@ class GamePage:
         for s in self.sections:
             own = s.runs(answers[s.key])
             if own is not None:
-                return own
+                # The runs that section does not tabulate (another section's) follow its own.
+                runs, shown = (f.assign(hash=[results[k].meta.get("hash", "")
+                                              for k in f["label"]]) for f in own)
+                rest = {k: r for k, r in results.items() if k not in set(runs["label"])}
+                if rest:
+                    more = runs_frame(rest)
+                    runs = pd.concat([runs, more[[c for c in more if c in runs]]],
+                                     ignore_index=True)
+                    more = more.rename(columns={"elapsed_s": "seconds"})
+                    shown = pd.concat([shown, more[[c for c in more if c in shown]]],
+                                      ignore_index=True)
+                return runs, shown
         used = {label: " and ".join(w for s in self.sections if (w := s.uses(res.meta)))
                 for label, res in results.items()}
         runs = runs_frame(results, used if len(set(used.values())) > 1 else None)
@@ -163,7 +183,7 @@ class GamePage:
               started: float | None) -> list[str]:
         """The bullets every page states: rules, policies, seeds, time, versions."""
         metas = [r.meta for r in results.values()]
-        versions = ", ".join(f"{k} {v}" for k, v in metas[0].get("versions", {}).items())
+        versions = metas[0].get("versions")
         backends = ", ".join(sorted({str(m.get("backend")) for m in metas}))
         policies = policy_names(metas)
         # "in every seat" only when it is true of every run: several seats, one policy.
@@ -176,5 +196,8 @@ class GamePage:
             f"{int(runs['games'].sum()):,} in all; backend: {backends}.",
             f"Simulation time: {runs['elapsed_s'].sum():,.1f} s"
             + (f"; whole page: {time.perf_counter() - started:,.1f} s." if started else "."),
-            f"Versions: {versions}." if versions else "Versions: not recorded.",
+            ("Provenance: " + versions_line(metas[0]) + "; each run's hash (the runs table) "
+             "fingerprints its game, players, rules, policies, seed and games: the same hash "
+             "plays the same games on any machine, thread count or backend.") if versions
+            else "Versions: not recorded.",
         ]

@@ -20,10 +20,14 @@ from reports._runs import RunSpec, grid
 from reports.page import Answers, GamePage
 from reports.sections.composition import Composition
 from reports.sections.events import Events
+from reports.sections.feel import Feel
+from reports.sections.ladder import Ladder
+from reports.sections.ladder import plan as ladder_plan
 from reports.sections.matchup import Matchup
 from reports.sections.matchup import plan as matchup_plan
 from reports.sections.scores import Scores
 from reports.sections.seats import SeatAdvantage, Setting, order_long, order_verdicts
+from reports.sections.sensitivity import Sensitivity, VariantSensitivity
 from reports.sections.variants import Comparison, Variants, presets_table
 from reports.words import STAR_NOTE, join_words, pp_bounds, pp_interval, verdict_note
 
@@ -45,6 +49,10 @@ MARGIN = 0.02                     # "balanced" = every seat within ±2 pp of 1/P
 CAN_WIN = "greedy:reroll_can_win=1"
 CAN_WIN_PLAYERS = 4
 CAN_WIN_GAMES = 100_000           # in all, split over the seats
+LADDER = ("random", "greedy", "rollout")  # the skill ladder, weakest first
+ROLLOUT_GAMES = 200               # rollout in every seat plays ~100 games/s: a stated few
+LADDER_GAMES = 40_000             # per rung, split over the rotated seats
+LADDER_SLOW = 400                 # the rung with rollout
 
 # What the events section counts per game (label, column) and the shares it reports.
 COUNTS = (("turns", "turns"), ("moves", "moves"), ("dark moves", "dark_moves"),
@@ -75,7 +83,16 @@ def plan(scale: float = 1.0) -> list[RunSpec]:
             + grid(info, VARIANTS, (VARIANT_POLICY,), (VARIANT_PLAYERS,), GAMES, SEED, scale,
                    least=2, label="{preset}, {policy}, {players} players")
             + matchup_plan(info, BASE, CAN_WIN, VARIANT_POLICY, CAN_WIN_PLAYERS, CAN_WIN_GAMES,
-                           SEED, scale))
+                           SEED, scale)
+            # policy sensitivity: the variants under random, and rollout at a stated few games
+            + grid(info, VARIANTS, ("random",), (VARIANT_PLAYERS,), GAMES, SEED, scale,
+                   least=2, label="{preset}, {policy}, {players} players")
+            + grid(info, (BASE,), ("rollout",), PLAYER_COUNTS, ROLLOUT_GAMES, SEED, scale,
+                   least=2, slow_games=ROLLOUT_GAMES, label="{preset}, {policy}, {players} players")
+            + grid(info, VARIANTS, ("rollout",), (VARIANT_PLAYERS,), ROLLOUT_GAMES, SEED, scale,
+                   least=2, slow_games=ROLLOUT_GAMES, label="{preset}, {policy}, {players} players")
+            + ladder_plan(info, BASE, LADDER, CAN_WIN_PLAYERS, LADDER_GAMES, LADDER_SLOW, SEED,
+                          scale))
 
 
 # ================================================================ the words
@@ -254,10 +271,19 @@ PAGE = GamePage(
         Events(presets=(BASE,), policies=POLICIES, counts=COUNTS, ratios=RATIOS),
         Composition(presets=(BASE,), policies=POLICIES, unit="VP", labels=CATEGORY_LABELS),
         Scores(presets=(BASE,), policies=POLICIES, unit="VP"),
+        Sensitivity(presets=(BASE,), policies=LADDER, margin=MARGIN, first="the start player",
+                    note=f"The {BASE} rules under random, greedy and rollout: random and greedy "
+                         f"play the games above; rollout, the strongest and slowest (about 100 "
+                         f"games a second in every seat), {ROLLOUT_GAMES:,} games per setting, "
+                         "so its intervals are wide."),
+        VariantSensitivity(policies=LADDER, base=BASE, variants=VARIANTS,
+                           players=VARIANT_PLAYERS),
+        Ladder(policies=LADDER, players=CAN_WIN_PLAYERS, preset=BASE, unit="VP"),
+        Feel(presets=(BASE,), policies=LADDER, close=5, unit="VP"),
     ),
     reading=reading,
     how_to_read=how_to_read,
     columns=("game", "players", "rounds", "turns", *(c for _, c in COUNTS),
-             *(c for r in RATIOS for c in r[1:])),
+             *(c for r in RATIOS for c in r[1:]), "lead_changes", "half_time_leader"),
     per_seat=("win", "score", "vp"),
 )

@@ -14,7 +14,11 @@ import numpy as np
 from engines import get_game
 from reports._runs import RunSpec, grid
 from reports.page import Answers, GamePage
+from reports.sections.feel import Feel
+from reports.sections.ladder import Ladder
+from reports.sections.ladder import plan as ladder_plan
 from reports.sections.seats import SeatAdvantage, order_long, order_verdicts
+from reports.sections.sensitivity import Sensitivity, VariantSensitivity
 from reports.sections.variants import Comparison, Variants, presets_table
 from reports.words import STAR_NOTE, by_word, join_words, pp, pp_bounds
 
@@ -24,6 +28,7 @@ VARIANTS = ("short_a", "short_b", "short_c", "short_d", "short_e_tol", "short_e_
 PLAYERS = 4                       # the variant comparison's player count
 SEAT_PLAYERS = (2, 3, 4, 5, 6)
 POLICY = "threshold"              # the spec's greedy heuristic, in every seat
+POLICIES = ("random", POLICY, "blocker")  # the skill ladder, weakest first (blocker: strongest)
 SEED = 1                          # one seed for every run: common random numbers
 # Games per run at scale 1, sized for about 40 s on 2 shared cores: the fast path
 # plays ~100k threshold games/s (4 players), and the variant comparison's paired
@@ -31,6 +36,8 @@ SEED = 1                          # one seed for every run: common random number
 VARIANT_GAMES = 150_000
 SEAT_GAMES = 150_000
 MARGIN = 0.02                     # "balanced" = every seat within ±2 pp of 1/P
+OTHER_GAMES = 50_000              # the other policies' seat and variant runs (sensitivity)
+LADDER_GAMES = 40_000             # per rung, split over the rotated seats
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
@@ -40,10 +47,18 @@ def plan(scale: float = 1.0) -> list[RunSpec]:
     comparison, so no 4-player run is planned twice.
     """
     info = get_game(GAME)
+    label = "{preset}, {policy}, {players} players"
+    others = tuple(p for p in POLICIES if p != POLICY)
     return (grid(info, (BASE, *VARIANTS), (POLICY,), (PLAYERS,), VARIANT_GAMES, SEED, scale,
-                 least=2)
+                 least=2, label=label)
             + grid(info, (BASE,), (POLICY,), [p for p in SEAT_PLAYERS if p != PLAYERS],
-                   SEAT_GAMES, SEED, scale, least=2))
+                   SEAT_GAMES, SEED, scale, least=2, label=label)
+            + grid(info, (BASE, *VARIANTS), others, (PLAYERS,), OTHER_GAMES, SEED, scale,
+                   least=2, label=label)
+            + grid(info, (BASE,), others, [p for p in SEAT_PLAYERS if p != PLAYERS],
+                   OTHER_GAMES, SEED, scale, least=2, label=label)
+            + ladder_plan(info, BASE, POLICIES, PLAYERS, LADDER_GAMES, LADDER_GAMES, SEED,
+                          scale))
 
 
 def how_to_read(page, answers: Answers) -> None:
@@ -175,9 +190,9 @@ PAGE = GamePage(
           "player's edge?",
     plan=plan,
     sections=(
-        Variants(base=BASE, players=PLAYERS),
+        Variants(base=BASE, players=PLAYERS, policy=POLICY),
         SeatAdvantage(
-            margin=MARGIN, presets=(BASE,),
+            margin=MARGIN, presets=(BASE,), policies=(POLICY,),
             heading="Seat win shares, {players} players, {presets} rules",
             figure_title="Win share by seat, {policy} policy, {preset} rules",
             figure_alt="win share by seat per player count",
@@ -187,11 +202,19 @@ PAGE = GamePage(
             captions={"seat": "Win share by seat, % [95% interval]; verdict within ±{margin} pp"},
             value_label="seat {}",
             csv={"seats": order_long, "seat_verdicts": order_verdicts}),
+        Sensitivity(presets=(BASE,), policies=POLICIES, margin=MARGIN,
+                    note=f"The seat runs again under every policy of the skill ladder; "
+                         f"'{POLICY}' plays the games above, the others "
+                         f"{OTHER_GAMES:,} games per setting."),
+        VariantSensitivity(policies=POLICIES, base=BASE, variants=VARIANTS, players=PLAYERS),
+        Ladder(policies=POLICIES, players=PLAYERS, preset=BASE),
+        Feel(presets=(BASE,), policies=POLICIES, margin_prefix="votes", close=10,
+             unit="votes"),
     ),
     reading=reading,
     how_to_read=how_to_read,
-    columns=("game", "players", "rounds", "turns", "capped"),
-    per_seat=("win", "score"),
+    columns=("game", "players", "rounds", "turns", "capped", "lead_changes", "half_time_leader"),
+    per_seat=("win", "score", "votes"),
     rules=lambda info, presets: (
         f"Rules: the spec's defaults ('{BASE}') and the presets above; every other option at "
         f"its default (rumsim rules {info.name} lists them)."),

@@ -12,7 +12,11 @@ from analyses.thresholds import EDGE_RULE_TEXT, TYPO_NOTE
 from engines import get_game
 from reports._runs import RunSpec, grid
 from reports.page import Answers, GamePage
+from reports import figures
+from reports.headline import Summary, games_played
 from reports.sections.bands import Bands, ScoreBands, band_name
+from reports.sections.ladder import Ladder
+from reports.sections.ladder import plan as ladder_plan
 from reports.words import join_words
 
 GAME = "rum-runner"
@@ -29,11 +33,20 @@ PRESETS = ("standard", "long")
 CALIBRATION_MARGIN_PP = 10.0
 
 
+# The skill ladder, weakest first, on the same deals of the standard rules (rollout with
+# fewer samples than above, so the three policies can share LADDER_GAMES deals quickly).
+LADDER = ("random", "greedy", "rollout:samples=4")
+LADDER_GAMES = 1_000
+
+
 def plan(scale: float = 1.0) -> list[RunSpec]:
-    """The runs of the page: every preset x policy, counts scaled (at least one game each)."""
+    """The runs of the page: every preset x policy, counts scaled (at least one game each),
+    and the skill ladder's runs (every policy on the same deals, in lockstep)."""
+    info = get_game(GAME)
     policies = ("random", "greedy", f"rollout:samples={ROLLOUT_SAMPLES}")
-    return grid(get_game(GAME), PRESETS, policies, (1,), FAST_GAMES, SEED, scale,
-                slow_games=ROLLOUT_GAMES, label="{policy} ({preset})")
+    return (grid(info, PRESETS, policies, (1,), FAST_GAMES, SEED, scale,
+                 slow_games=ROLLOUT_GAMES, label="{policy} ({preset})")
+            + ladder_plan(info, PRESETS[0], LADDER, 1, LADDER_GAMES, LADDER_GAMES, SEED, scale))
 
 
 def how_to_read(page, answers: Answers) -> None:
@@ -118,6 +131,41 @@ def _policy(label: str) -> str:
     return label.split(" (")[0]
 
 
+def _calibration(r) -> str:
+    """A run's verdict on the printed bands, from the interval of its 'off target' share."""
+    if r["target_distance_high_pct"] <= CALIBRATION_MARGIN_PP:
+        return "calibrated"
+    if r["target_distance_low_pct"] > CALIBRATION_MARGIN_PP:
+        return "not calibrated"
+    return "undetermined"
+
+
+def summary(answers: Answers, results) -> Summary:
+    """The index's headline: the bands' verdict sentence and the deal's share of the score
+    variance; the row; a small figure of each run's share of games off target."""
+    bands: Bands = answers["thresholds"]
+    t = bands.report.summary
+    presets = list(dict.fromkeys(bands.presets.values()))
+    sentence = reading(answers)[len(presets)]
+    lad = answers["ladder"].table
+    if len(lad):
+        top = lad.iloc[-1]
+        sentence += (f" The deal explains {top['deal_share']:.0%} [{top['deal_low']:.0%}, "
+                     f"{top['deal_high']:.0%}] of the score variance between {top['weaker']} "
+                     f"and {top['stronger']} on the same deals.")
+    row = {"players": "1 (solo)",
+           "policies": ", ".join(dict.fromkeys(_policy(lab) for lab in bands.report.labels)),
+           "mean length": "", "first-player edge (95% CI)": "solo: no seats",
+           "verdict": "; ".join(f"{r['label']}: {_calibration(r)}" for _, r in t.iterrows()),
+           "games played": f"{games_played(results):,}"}
+    dots = t.assign(estimate=t["target_distance_pct"] / 100,
+                    low=t["target_distance_low_pct"] / 100,
+                    high=t["target_distance_high_pct"] / 100)
+    png = figures.interval_dots(dots, "Games off the target split, per run", "off target",
+                                reference=CALIBRATION_MARGIN_PP / 100, percent=True, width=4.6)
+    return Summary(sentence, row, png, "share of games off the target split per run")
+
+
 PAGE = GamePage(
     game=GAME,
     filename="rum_runner.html",
@@ -125,10 +173,12 @@ PAGE = GamePage(
     subtitle="rumsim balance report - Rum Runner (solo card game), spec sections 5.3 and 9.7",
     blurb="are the printed score bands calibrated?",
     plan=plan,
-    sections=(ScoreBands(),),
+    sections=(ScoreBands(), Ladder(policies=tuple(p.split(":")[0] for p in LADDER),
+                                     players=1, preset=PRESETS[0])),
     reading=reading,
     how_to_read=how_to_read,
-    columns=("score_0", "band_0", "turns", "end_reason"),
+    columns=("game", "score_0", "band_0", "turns", "end_reason"),
+    summary=summary,
     rules=lambda info, presets: (
         f"Rules: the spec's defaults ('standard') and the 'long' preset "
         f"({info.rules_cls.PRESETS['long'][0]}); changed options are in the runs table."),

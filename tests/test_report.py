@@ -52,7 +52,7 @@ def test_page_embeds_png_figures(built):
     out, _ = built
     html = (out / "rum_runner.html").read_text()
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
-    assert len(images) == 5  # distribution + bands for each preset, and the edges chart
+    assert len(images) == 6  # distribution + bands for each preset, the edges chart, ladder
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]  # self-contained
 
@@ -74,7 +74,8 @@ def test_csv_tables_are_tidy(built):
     assert len(bands) == 6 * 6  # six bands for six runs
     assert bands["printed"].iloc[0] == "<200"
     runs = pd.read_csv(out / "rum_runner_runs.csv")
-    assert list(runs["games"]) == [400, 400, 1, 400, 400, 1]
+    # the six band runs, then the ladder's three (every policy on the same deals)
+    assert list(runs["games"]) == [400, 400, 1, 400, 400, 1, 2, 2, 2]
     assert set(runs["preset"]) == {"standard", "long"}
     calibrated = pd.read_csv(out / "rum_runner_calibrated.csv")
     assert (calibrated.groupby("label")["edge"].apply(lambda e: e.is_monotonic_increasing)).all()
@@ -118,11 +119,11 @@ def test_reading_is_computed_from_the_numbers():
 
 
 def test_plan_scales_counts_and_rejects_bad_scale():
-    full = rr.plan()
+    full = [s for s in rr.plan() if not s.together]  # the bands' runs (not the ladder's)
     assert [(s.preset, s.policy) for s in full] == [
         (p, q) for p in rr.PRESETS for q in ("random", "greedy", "rollout")]
     assert {s.games for s in full} == {rr.FAST_GAMES, rr.ROLLOUT_GAMES}
-    assert {s.games for s in rr.plan(1e-9)} == {1}
+    assert {s.games for s in rr.plan(1e-9) if not s.together} == {1}
     with pytest.raises(UserError):
         rr.plan(0)
 

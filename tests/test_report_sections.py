@@ -79,7 +79,9 @@ def test_the_runs_table_says_what_each_run_served_only_when_that_differs():
     results = {f"{preset}, 4 players": run(preset, 4, seed=1) for preset in ("standard", "short_a")}
     results["standard, 2 players"] = run("standard", 2, seed=2)
     runs = rr.PAGE.render(results, "cmd").tables["rum_rebellion_runs.csv"]
-    assert list(runs["used for"]) == ["variants (base) and seats", "variants", "seats"]
+    assert list(runs["used for"]) == [
+        "variants (base) and seats and sensitivity and variant_sensitivity and feel",
+        "variants and variant_sensitivity", "seats and sensitivity and feel"]
     # Every Montego Bay run serves both of its sections: no column to say so.
     assert "used for" not in mb.PAGE.render(
         {"standard, 3 players": mb_run(3)}, "cmd").tables["montego_bay_runs.csv"]

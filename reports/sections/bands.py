@@ -60,6 +60,8 @@ class ScoreBands(Section):
         thresholds = self.function(info)  # refuses a game the analysis does not apply to
         runs = {}
         for label, res in results.items():
+            if getattr(res, "meta", {}).get("together"):  # another section's lockstep runs
+                continue
             acc = (res if isinstance(res, ThresholdsAccumulator)
                    else ThresholdsAccumulator.of(res) if isinstance(res, Results)
                    else res.tallies[self.key])
