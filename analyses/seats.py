@@ -483,16 +483,57 @@ def _verdict(table: pd.DataFrame, n: int, margin: float, fair: float, unit: str,
             f"{bound * 100:+.2f} pp, beyond ±{margin * 100:g} pp)"), None
     needed = games_for_verdict(table, margin, alpha, power) * widen
     more = max(int(math.ceil(needed)) - n, 1)
-    if needed >= MOST_GAMES:
-        tail = (f"no number of games settles it while a {unit}'s gap stays this close to "
-                f"±{margin * 100:g} pp")
+    in_all, seat = games_to_decide(table, n, margin)
+    who = f"{unit} {seat + first_number}"
+    if in_all >= MOST_GAMES or needed >= MOST_GAMES:
+        tail = (f"more games alone cannot decide it: {who}'s estimate lies on the margin "
+                f"(or too close to it for any number of games)")
         more = None
     else:
-        tail = (f"needs about {_round_up(more):,} more games to reach a verdict with "
-                f"{power:.0%} power if the gaps are as observed")
+        total = n + _round_up(more)
+        tail = (f"if the gaps are as observed, about {_about(in_all)} games in all would "
+                f"shrink {who}'s interval enough to decide at ±{margin * 100:g} pp, and about "
+                f"{_round_up(more):,} more games than these {n:,} reach a verdict with "
+                f"{power:.0%} power (`rumsim plan seats ... -n {total}` estimates the time)")
     return "undetermined", (
         f"undetermined at ±{margin * 100:g} pp: neither test decides (the intervals straddle "
         f"the margin); {tail}"), more
+
+
+def games_to_decide(table: pd.DataFrame, n: int, margin: float) -> tuple[float, int]:
+    """Games in all after which the deciding interval would no longer straddle the margin, if
+    the estimates stay where they are: (games, the seat it rests on); infinite games when an
+    estimate lies on the margin, where more games alone cannot decide.
+
+    An interval's half-width shrinks as 1/sqrt(n), so a bound at ``h`` from its estimate,
+    which must come within the distance ``d`` from the estimate to the margin, gets there
+    after about ``n (h / d)^2`` games in all. If every gap is inside the margin the verdict
+    to reach is 'balanced': every seat's two 90% bounds (``eq_*``) inside (-margin, +margin),
+    so the seat needing the most games sets the count. Otherwise it is 'unbalanced' through a
+    seat beyond the margin: its one-sided bound at alpha/P (``ub_*``) beyond it, the seat
+    needing the fewest. This is where the test decides about half the time; the power plan
+    (:func:`games_for_verdict`) asks for more.
+    """
+    gaps = table["gap"].to_numpy()
+    scale = np.full(len(gaps), np.inf)
+    beyond = np.abs(gaps) >= margin
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if beyond.any():
+            low, high = table["ub_low"].to_numpy(), table["ub_high"].to_numpy()
+            half = np.where(gaps > 0, gaps - low, high - gaps)
+            distance = np.abs(gaps) - margin
+            scale = np.where(beyond & (distance > 0), (half / distance) ** 2, np.inf)
+            seat = int(np.argmin(scale))
+            value = float(scale[seat])
+        else:
+            low, high = table["eq_low"].to_numpy(), table["eq_high"].to_numpy()
+            scale = np.maximum(((high - gaps) / (margin - gaps)) ** 2,
+                               ((gaps - low) / (margin + gaps)) ** 2)
+            seat = int(np.argmax(scale))
+            value = float(scale[seat])
+    if not math.isfinite(value):
+        return math.inf, seat
+    return max(float(n), n * value), seat
 
 
 def games_for_verdict(table: pd.DataFrame, margin: float, alpha: float, power: float) -> float:
@@ -547,8 +588,9 @@ def _method_text(confidence: float, players: int, sequential_mode: bool,
             f"an equivalence test (intersection-union of two one-sided tests per {unit}, "
             f"each at {alpha:.0%}: every {unit}'s {1 - 2 * alpha:.0%} interval inside the "
             f"margin); 'unbalanced' a union-intersection test (one {unit}'s one-sided bound at "
-            f"{alpha:.0%}/{players} beyond the margin); 'needs about N more games' plans the "
-            f"deciding test at {power:.0%} power at the observed gaps"
+            f"{alpha:.0%}/{players} beyond the margin); for 'undetermined', 'games in all' "
+            f"shrinks the deciding interval as 1/sqrt(n) until it clears the margin, and "
+            f"'N more games' plans the deciding test at {power:.0%} power at the observed gaps"
             + (" and the confidence sequence's width" if sequential_mode else "")
             + f". Equal {unit}s: a Wald test on each game's win vector with its covariance "
               "estimated over games (chi-square with P - 1 degrees of freedom; exact in size "
@@ -581,6 +623,16 @@ def _round_up(x: int) -> int:
     digits = int(math.floor(math.log10(x))) - 1
     step = 10 ** digits
     return int(math.ceil(x / step) * step)
+
+
+def _about(x: float) -> str:
+    """A game count rounded up to two significant figures, in words past a million:
+    '88,000', '4.1 million', '1.2 billion'."""
+    n = _round_up(int(math.ceil(x)))
+    for size, word in ((10**9, "billion"), (10**6, "million")):
+        if n >= size:
+            return f"{n / size:.2g} {word}" if n < 100 * size else f"{n / size:,.0f} {word}"
+    return f"{n:,}"
 
 
 def _pp(x: float) -> str:

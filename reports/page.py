@@ -141,6 +141,12 @@ class GamePage:
         self.how_to_read(page, answers)
         for s in self.sections:
             s.write(page, answers[s.key])
+            used = [(label, r.meta.get("hash", "")) for label, r in results.items()
+                    if s.uses(r.meta)]
+            if used:  # every figure and table names the runs it came from
+                page.paragraph("Figures and tables of this section come from the runs "
+                               + "; ".join(f"'{label}' ({h})" for label, h in used)
+                               + " (see the runs table).", css="source")
 
         page.heading("How this page was made")
         page.table(shown, caption="Runs (each game of a run seeded from (seed, game index))",

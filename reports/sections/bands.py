@@ -53,6 +53,9 @@ class ScoreBands(Section):
 
     key = "thresholds"
 
+    def uses(self, meta: dict) -> str | None:
+        return None if meta.get("together") else self.key  # not another section's lockstep runs
+
     def tally(self, info, meta: dict) -> ThresholdsAccumulator:
         return ThresholdsAccumulator()
 
