@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from analyses.thresholds import EDGE_RULE_TEXT, TYPO_NOTE
 from engines import get_game
-from reports._runs import RunSpec, grid
-from reports.page import Answers, GamePage
 from reports import figures
+from reports._runs import RunSpec, grid
 from reports.headline import Summary, games_played
+from reports.page import Answers, GamePage
 from reports.sections.bands import Bands, ScoreBands, band_name
 from reports.sections.ladder import Ladder
 from reports.sections.ladder import plan as ladder_plan
