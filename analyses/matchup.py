@@ -204,7 +204,9 @@ class MatchupTally:
                          "low": sh.low, "high": sh.high, "lead": m.estimate,
                          "lead_low": m.low, "lead_high": m.high})
         if self.by_deal:
-            share = self.deal_wins.mean_interval(confidence)
+            # A share cannot leave [0, 1]: clipping the t interval keeps its coverage.
+            t = self.deal_wins.mean_interval(confidence)
+            share = Interval(t.estimate, max(t.low, 0.0), min(t.high, 1.0))
             lead = self.deal_leads.mean_interval(confidence)
         else:
             share = self.pooled_wins.share_interval(confidence)

@@ -19,17 +19,28 @@ body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width:
        margin: 2rem auto; padding: 0 1rem; color: #222; line-height: 1.45; }
 h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.25rem; margin-top: 2rem; }
 .sub { color: #666; margin-top: 0; }
-table { border-collapse: collapse; margin: .8rem 0; font-size: .88rem; }
+/* A table scrolls inside its own box when it is wider than the page (a phone, many columns);
+   its caption stays in view, as wide as the box. */
+.wide { overflow-x: auto; margin: .8rem 0; container-type: inline-size; }
+table { border-collapse: collapse; margin: 0; font-size: .88rem; }
 th, td { border-bottom: 1px solid #ddd; padding: .25rem .6rem; text-align: left;
          vertical-align: top; }
 th { background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-caption { caption-side: top; text-align: left; font-weight: 600; padding-bottom: .3rem; }
-figure { margin: 1rem 0; } figure img { max-width: 100%; }
+caption { caption-side: top; text-align: left; font-weight: 600; padding-bottom: .3rem;
+          position: sticky; left: 0; max-width: 100cqi; }
+figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; }
 figcaption { color: #555; font-size: .88rem; }
 pre { background: #f6f6f6; padding: .6rem .8rem; overflow-x: auto; }
 .note { color: #555; font-size: .9rem; }
+.source { color: #777; font-size: .78rem; }
+figure.small img { max-width: min(100%, 28rem); }
 .answer { background: #f3f7fb; border-left: 4px solid #4a7ab5; padding: .6rem 1rem; }
 .partial { background: #fdf3e7; border-left: 4px solid #c0392b; padding: .6rem 1rem; }
+p, li, figcaption, caption { overflow-wrap: break-word; }
+@media (max-width: 40rem) {
+  body { margin: 1rem auto; }
+  table { font-size: .8rem; } th, td { padding: .2rem .4rem; }
+}
 """
 
 Formatter = str | Callable[[object], str]
@@ -106,8 +117,9 @@ def table_html(frame: pd.DataFrame, caption: str | None = None,
             cells.append(f"<td{css}>{_esc(format_cell(value, formats.get(col)))}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     cap = f"<caption>{_esc(caption)}</caption>" if caption else ""
-    return (f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>" + "\n".join(rows)
-            + "</tbody></table>")
+    # In a box of its own, which scrolls when the table is wider than the page.
+    return (f'<div class="wide"><table>{cap}<thead><tr>{head}</tr></thead><tbody>'
+            + "\n".join(rows) + "</tbody></table></div>")
 
 
 def format_cell(value, fmt: Formatter | None = None) -> str:

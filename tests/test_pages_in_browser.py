@@ -1,0 +1,246 @@
+"""Every report page as a reader sees it: opened in headless Chromium at a desktop and a phone size.
+
+A small report (every page, the fast engines, ``SCALE``) is built once into a temporary folder
+and served over http on 127.0.0.1. Each ``.html`` page is opened at each size in ``SIZES``, and
+the test checks that
+
+* every ``<img>`` has loaded (``naturalWidth > 0``);
+* every link within the report resolves: a relative ``href`` to a file in the folder (and its
+  ``#anchor`` to an element id there), a bare ``#anchor`` to an element id on the page;
+* nothing is wider than the window (``document.scrollingElement.scrollWidth`` at most the
+  window's width): a wide table may only scroll inside its own container; a failure names
+  the elements that stick out;
+* the page logs no console error, throws no script error and requests nothing that fails;
+
+and saves a full-page screenshot of each page at each size into the test's temporary folder,
+and into ``$RUMSIM_SCREENSHOTS`` as well when that is set (``<page>-<size>.png``).
+
+The browser is Debian's chromium (``apt-get install chromium``), driven by Playwright; nothing is
+downloaded at run time (no ``playwright install``). Without it the test is skipped, saying so,
+except under CI (``CI`` set), where it fails: CI installs chromium in ``.ci/run``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import threading
+import time
+import warnings
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from reports.build import INDEX, PAGES, build_report
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Every section, figure and table of the full report renders at any scale, down to every run
+# at its floor of 1-2 games; the build's time is then the pages' fixed cost (loading the
+# compiled engines, drawing the figures), the same at this scale, which gives most runs 15-40
+# games, so the tables hold intervals like the full report's rather than [-inf, inf].
+SCALE = 1e-4
+# The network is closed: without the background-networking flags Chromium keeps trying (and
+# failing) to reach its services. Each launch gets a fresh, empty profile folder (see browser).
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# name -> (width, height, phone?); the phone is emulated as one (meta viewport, touch).
+SIZES = {"desktop": (1280, 900, False), "phone": (390, 844, True)}
+PAGE_FILES = [INDEX, *(p.filename for p in PAGES.values())]
+INSTALL = "install Debian's chromium to run the page checks (apt-get install chromium)"
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _missing(reason: str):
+    """Skip with ``reason``, or fail under CI, which must never skip these checks silently.
+
+    The reason is also a warning, which pytest's summary shows without ``-rs``."""
+    if _in_ci():
+        pytest.fail(f"{reason} (CI is set, so this fails rather than skips)")
+    warnings.warn(f"page checks skipped: {reason}", pytest.PytestWarning, stacklevel=2)
+    pytest.skip(reason)
+
+
+# ------------------------------------------------------------------------------ fixtures
+
+
+@pytest.fixture(scope="module")
+def playwright():
+    """Playwright, once Debian's chromium and the package are known to be here (else skip, or
+    fail under CI), before any report is built."""
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        _missing(f"{CHROMIUM} not found: {INSTALL}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the Python package 'playwright' is not installed: pip install -e '.[dev]'")
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="module")
+def site(playwright, tmp_path_factory):
+    """The report folder, built once; also how long the build took."""
+    out = tmp_path_factory.mktemp("browser") / "report"
+    started = time.perf_counter()
+    build_report(out, scale=SCALE, progress=False)
+    return out, time.perf_counter() - started
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    """The report folder over http on 127.0.0.1 (a free port); its base URL."""
+    folder, _ = site
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    """Where the screenshots go: the test's temporary folder, and $RUMSIM_SCREENSHOTS if set."""
+    folders = [tmp_path_factory.mktemp("screenshots")]
+    if os.environ.get("RUMSIM_SCREENSHOTS"):
+        folders.append(Path(os.environ["RUMSIM_SCREENSHOTS"]))
+    for f in folders:
+        f.mkdir(parents=True, exist_ok=True)
+    return folders
+
+
+@pytest.fixture(scope="module", params=list(SIZES))
+def browser(request, playwright, tmp_path_factory):
+    """One Chromium per window size, each with a fresh, empty profile; (size name, context)."""
+    name = request.param
+    width, height, phone = SIZES[name]
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path_factory.mktemp(f"profile-{name}")), executable_path=str(CHROMIUM),
+        headless=True, args=FLAGS, viewport={"width": width, "height": height},
+        device_scale_factor=1, is_mobile=phone, has_touch=phone, offline=False)
+    try:
+        yield name, context
+    finally:
+        context.close()
+
+
+# ------------------------------------------------------------------------------ the checks
+
+# Run in the page: what the reader would see go wrong.
+INSPECT = """() => {
+  const view = Math.min(window.innerWidth, document.documentElement.clientWidth);
+  const images = Array.from(document.images)
+    .filter(i => !i.complete || i.naturalWidth === 0)
+    .map(i => (i.alt || i.src.slice(0, 60)));
+  const links = Array.from(document.querySelectorAll('a[href]'))
+    .map(a => ({href: a.getAttribute('href'), url: a.href}));
+  const ids = Array.from(document.querySelectorAll('[id]')).map(e => e.id);
+  // An element sticking out past the right edge, unless a scrolling box it sits in holds it;
+  // only the outermost of such elements are named.
+  // (a box that hides what sticks out does not count: the reader could not see it)
+  const scrolls = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+  const held = e => { for (let p = e.parentElement; p && p !== document.body;
+                           p = p.parentElement) { if (scrolls(p)) return true; } return false; };
+  const out = new Set();
+  for (const e of document.body.querySelectorAll('*')) {
+    if (e.getBoundingClientRect().right > view + 0.5 && !held(e)) out.add(e);
+  }
+  const describe = e => {
+    const r = e.getBoundingClientRect();
+    const cls = e.className && typeof e.className === 'string' ? '.' + e.className : '';
+    const text = (e.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 70);
+    return `<${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${cls}> ` +
+           `${Math.round(r.left)}..${Math.round(r.right)}px: "${text}"`;
+  };
+  const wide = Array.from(out).filter(e => !out.has(e.parentElement)).map(describe);
+  return {view, innerWidth: window.innerWidth, scrollWidth: document.scrollingElement.scrollWidth,
+          images, total_images: document.images.length, links, ids, wide};
+}"""
+
+
+def _favicon(url: str) -> bool:
+    """The browser asks each server for /favicon.ico itself: the pages name no icon (they need
+    none), so its 404 is not the page's error."""
+    return urlsplit(url).path == "/favicon.ico"
+
+
+def _ids_in(path: Path) -> set[str]:
+    return set(re.findall(r'\sid="([^"]*)"', path.read_text(encoding="utf-8")))
+
+
+def _bad_links(links: list[dict], page_ids: list[str], folder: Path, base: str) -> list[str]:
+    """The links within the report that lead nowhere (links off the report are not checked)."""
+    bad = []
+    for link in links:
+        href, url = link["href"], link["url"]
+        if href.startswith("#"):
+            if unquote(href[1:]) not in page_ids:
+                bad.append(f"{href}: no element with that id on the page")
+            continue
+        if not url.startswith(base):
+            continue  # another site, mailto: ...: not the report's
+        parts = urlsplit(url)
+        target = folder / unquote(parts.path).lstrip("/")
+        if not target.is_file():
+            bad.append(f"{href}: no file {target.name} in the report")
+        elif parts.fragment and unquote(parts.fragment) not in _ids_in(target):
+            bad.append(f"{href}: {target.name} has no element with id '{parts.fragment}'")
+    return bad
+
+
+def test_the_report_has_the_pages_checked(site):
+    folder, seconds = site
+    print(f"report built at scale {SCALE:g} in {seconds:.1f} s")
+    assert sorted(p.name for p in folder.glob("*.html")) == sorted(PAGE_FILES)
+
+
+@pytest.mark.parametrize("filename", PAGE_FILES)
+def test_page_reads_right_in_the_browser(browser, filename, site, server, shots):
+    size, context = browser
+    folder, _ = site
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: m.type == "error" and not _favicon(m.location.get("url", ""))
+            and problems.append(f"console: {m.text} ({m.location.get('url', '')})"))
+    page.on("pageerror", lambda e: problems.append(f"script error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url[:80]} "
+                                                       f"({r.failure})"))
+    page.on("response", lambda r: r.status >= 400 and problems.append(
+        f"HTTP {r.status}: {r.url[:80]}"))
+    try:
+        response = page.goto(server + filename, wait_until="load")
+        assert response is not None and response.ok, f"{filename}: {response and response.status}"
+        seen = page.evaluate(INSPECT)
+        stem = filename.removesuffix(".html")
+        png = page.screenshot(full_page=True, type="png")
+    finally:
+        page.close()
+    for f in shots:
+        (f / f"{stem}-{size}.png").write_bytes(png)
+    print(f"{filename} at {size}: screenshot {shots[-1] / f'{stem}-{size}.png'}")
+
+    if seen["images"]:
+        problems.append(f"{len(seen['images'])} of {seen['total_images']} images did not load: "
+                        + "; ".join(seen["images"]))
+    problems += [f"link {b}" for b in _bad_links(seen["links"], seen["ids"], folder, server)]
+    if seen["scrollWidth"] > seen["view"] or seen["wide"]:
+        problems.append(f"the page is {seen['scrollWidth']}px wide in a {seen['view']}px window "
+                        f"(innerWidth {seen['innerWidth']}); sticking out: "
+                        + ("; ".join(seen["wide"]) or "(none named)"))
+    assert not problems, f"{filename} at {size} ({SIZES[size][0]}px):\n  " + "\n  ".join(problems)
+
