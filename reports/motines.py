@@ -48,7 +48,7 @@ STRONG_GAMES = 2_000              # rollout is slow: these games in all, split o
 # seat plays ~12 games/s: too slow to judge a seat; it stands on the ladder instead).
 SENSITIVITY = ("random", "greedy", "planner")
 PLANNER_GAMES = 10_000
-LADDER = ("random", "greedy", "planner", "rollout")  # the skill ladder, weakest first
+LADDER = ("random", "greedy", "planner", STRONG)  # the skill ladder, weakest first
 LADDER_GAMES = 40_000             # per rung, split over the rotated seats
 LADDER_SLOW = 800                 # the rung with rollout
 
@@ -73,8 +73,8 @@ def plan(scale: float = 1.0) -> list[RunSpec]:
                    least=2, label="{preset}, {policy}, {players} players")
             + grid(info, VARIANTS, ("planner",), (VARIANT_PLAYERS,), PLANNER_GAMES, SEED, scale,
                    least=2, label="{preset}, {policy}, {players} players")
-            + ladder_plan(info, BASE, LADDER, STRONG_PLAYERS, LADDER_GAMES, LADDER_SLOW, SEED,
-                          scale))
+            + ladder_plan(info, BASE, (*LADDER[:-1], LADDER[-1] + STRONG_PARAMS), STRONG_PLAYERS,
+                          LADDER_GAMES, LADDER_SLOW, SEED, scale))
 
 
 # ================================================================ the words

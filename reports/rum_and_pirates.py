@@ -50,6 +50,7 @@ CAN_WIN = "greedy:reroll_can_win=1"
 CAN_WIN_PLAYERS = 4
 CAN_WIN_GAMES = 100_000           # in all, split over the seats
 LADDER = ("random", "greedy", "rollout")  # the skill ladder, weakest first
+ROLLOUT_PARAMS = ""               # e.g. ":samples=2" (tests make it quick)
 ROLLOUT_GAMES = 200               # rollout in every seat plays ~100 games/s: a stated few
 LADDER_GAMES = 40_000             # per rung, split over the rotated seats
 LADDER_SLOW = 400                 # the rung with rollout
@@ -78,6 +79,7 @@ def plan(scale: float = 1.0) -> list[RunSpec]:
     can-win greedy seat among greedy seats in every seat; counts scaled (at least two games,
     so paired variances exist)."""
     info = get_game(GAME)
+    rollout = LADDER[-1] + ROLLOUT_PARAMS
     return (grid(info, (BASE,), POLICIES, PLAYER_COUNTS, GAMES, SEED, scale, least=2,
                  label="{preset}, {policy}, {players} players")
             + grid(info, VARIANTS, (VARIANT_POLICY,), (VARIANT_PLAYERS,), GAMES, SEED, scale,
@@ -87,12 +89,12 @@ def plan(scale: float = 1.0) -> list[RunSpec]:
             # policy sensitivity: the variants under random, and rollout at a stated few games
             + grid(info, VARIANTS, ("random",), (VARIANT_PLAYERS,), GAMES, SEED, scale,
                    least=2, label="{preset}, {policy}, {players} players")
-            + grid(info, (BASE,), ("rollout",), PLAYER_COUNTS, ROLLOUT_GAMES, SEED, scale,
+            + grid(info, (BASE,), (rollout,), PLAYER_COUNTS, ROLLOUT_GAMES, SEED, scale,
                    least=2, slow_games=ROLLOUT_GAMES, label="{preset}, {policy}, {players} players")
-            + grid(info, VARIANTS, ("rollout",), (VARIANT_PLAYERS,), ROLLOUT_GAMES, SEED, scale,
+            + grid(info, VARIANTS, (rollout,), (VARIANT_PLAYERS,), ROLLOUT_GAMES, SEED, scale,
                    least=2, slow_games=ROLLOUT_GAMES, label="{preset}, {policy}, {players} players")
-            + ladder_plan(info, BASE, LADDER, CAN_WIN_PLAYERS, LADDER_GAMES, LADDER_SLOW, SEED,
-                          scale))
+            + ladder_plan(info, BASE, (*LADDER[:-1], rollout), CAN_WIN_PLAYERS, LADDER_GAMES,
+                          LADDER_SLOW, SEED, scale))
 
 
 # ================================================================ the words

@@ -84,8 +84,9 @@ def playwright():
 
 
 @pytest.fixture(scope="module")
-def site(playwright, tmp_path_factory):
-    """The report folder, built once; also how long the build took."""
+def site(tmp_path_factory):
+    """The report folder, built once (the content checks below need no browser); also how
+    long the build took."""
     out = tmp_path_factory.mktemp("browser") / "report"
     started = time.perf_counter()
     build_report(out, scale=SCALE, progress=False)
@@ -207,6 +208,61 @@ def test_the_report_has_the_pages_checked(site):
     folder, seconds = site
     print(f"report built at scale {SCALE:g} in {seconds:.1f} s")
     assert sorted(p.name for p in folder.glob("*.html")) == sorted(PAGE_FILES)
+
+
+# ------------------------------------------------------------- what the pages say (no browser)
+
+
+def _text(path: Path) -> str:
+    html = re.sub(r"<(style|script)[^>]*>.*?</\1>", "", path.read_text(encoding="utf-8"),
+                  flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'")
+
+
+def test_the_index_answers_for_every_game_in_order(site):
+    folder, _ = site
+    index = (folder / INDEX).read_text(encoding="utf-8")
+    links = list(dict.fromkeys(re.findall(r'<a href="([^"#]+)">', index)))
+    assert links == [p.filename for p in PAGES.values()]
+    # one headline figure per game, as a file beside the index
+    images = re.findall(r'<img src="([^"]+)"', index)
+    assert sorted(images) == sorted(f"{p.stem}_headline.png" for p in PAGES.values())
+    assert all((folder / i).read_bytes().startswith(b"\x89PNG") for i in images)
+    text = _text(folder / INDEX)
+    assert "The games side by side" in text and "games played" in text
+    assert text.count("pp [") >= 4  # the multi-player games' edges carry their intervals
+    assert "rumsim report --out" in text and "Game counts:" in text
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES.values() if p.game != "rum-runner"],
+                         ids=lambda p: p.game)
+def test_every_multi_player_page_says_how_far_its_answer_holds(site, page):
+    folder, _ = site
+    text = _text(folder / page.filename)
+    for heading in ("Does the seat answer survive a better player?",
+                    "Does each variation's effect survive a better player?",
+                    "Skill and luck", "How the game feels"):
+        assert heading in text, f"{page.filename}: no section '{heading}'"
+    assert re.search(r"At \d players (the seat conclusion|.* no edge is shown)", text)
+    assert "Luck index" in text and "luck index [95% CI]" in text
+    for statistic in ("mean rounds", "median rounds", "90th percentile rounds",
+                      "tied for first", "decided by at most", "lead changes per game",
+                      "won by a seat not leading at half time"):
+        assert statistic in text, f"{page.filename}: no game-feel statistic '{statistic}'"
+    assert "Browne" in text and "Ludii" in text
+
+
+@pytest.mark.parametrize("page", list(PAGES.values()), ids=lambda p: p.game)
+def test_every_page_names_its_runs_and_its_provenance(site, page):
+    folder, _ = site
+    text = _text(folder / page.filename)
+    assert "Provenance: rumsim" in text and "git commit" in text and "Numba" in text
+    assert "Figures and tables of this section come from the runs" in text
+    runs = (folder / f"{page.stem}_runs.csv").read_text().splitlines()
+    assert runs[0].split(",")[-1] == "hash" or ",hash" in runs[0]
+    assert (folder / f"{page.stem}_summary.json").exists()
+    if page.game == "rum-runner":  # the solo game's skill ladder and luck measure
+        assert "Skill and luck" in text and "of the score variance" in text
 
 
 @pytest.mark.parametrize("filename", PAGE_FILES)

@@ -30,12 +30,20 @@ def test_page_plays_both_policies_at_every_player_count(page):
     assert sorted(zip(seats["preset"], seats["policy"], seats["players"], strict=True)) == \
         sorted((pr, po, p) for pr in mo.SEAT_PRESETS for po in mo.POLICIES
                for p in mo.PLAYER_COUNTS)
-    others = runs[~runs["preset"].isin(mo.SEAT_PRESETS)]
-    assert set(others["policy"]) == {"greedy"} and set(others["players"]) == {4}
+    others = runs[~runs["preset"].isin(mo.SEAT_PRESETS) & (runs["policy"] == "greedy")]
+    assert set(others["players"]) == {4}
     assert set(others["preset"]) == set(mo.VARIANTS) - set(mo.SEAT_PRESETS)
-    matchup = runs[runs["policy"].str.contains("rollout")]
-    assert len(matchup) == 4 and set(matchup["games"]) == {2}
-    assert len(runs) == 19 and set(runs.drop(matchup.index)["games"]) == {50}
+    # the policy sensitivity: random plays every variant at 4 players, planner every variant
+    # there and the standard rules at every player count
+    random = runs[(runs["policy"] == "random") & (runs["players"] == 4)]
+    assert set(random["preset"]) == set(mo.VARIANTS) | {mo.BASE}
+    planner = runs[runs["policy"] == "planner"]
+    assert set(planner[planner["players"] == 4]["preset"]) == set(mo.VARIANTS) | {mo.BASE}
+    assert set(planner[planner["preset"] == mo.BASE]["players"]) == set(mo.PLAYER_COUNTS)
+    # the rotations: rollout among greedy (the head to head) and the ladder's three rungs
+    mixed = runs[runs["policy"].str.contains(",")]
+    assert len(mixed) == 4 * 4
+    assert len(runs) == 12 + 3 + 3 + 3 + 4 + len(mixed)
 
 
 def test_seat_tables_keep_the_policy_apart(page):
@@ -46,7 +54,9 @@ def test_seat_tables_keep_the_policy_apart(page):
     total = seats.groupby(["preset", "policy", "players"])["share"].sum()
     assert np.allclose(total, 1.0)  # every game has one winner's share
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page.html)
-    assert len(images) == 7  # seats per preset and policy (4), game length, matchup, scores
+    # seats per preset and policy (4), game length, matchup, scores; the edge by policy, the
+    # variations' shifts by policy, the skill ladder, the game feel
+    assert len(images) == 11
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
 
 
@@ -96,7 +106,7 @@ def fake_run(preset: str, policies: list[str], weak: int, strong: int | None = N
 
 
 def test_reading_names_the_weakest_seat_per_policy():
-    weak = {"random": 0, "greedy": 1}
+    weak = {"random": 0, "greedy": 1, "planner": 1}
     results = {}
     for spec in mo.plan(1.0):
         policies = spec.policy.split(",") * (1 if "," in spec.policy else spec.players)

@@ -20,7 +20,9 @@ SCALE = 0.0003  # 30 games per run; the head to head 25 in all
 
 @pytest.fixture(scope="module")
 def page():
-    return rp.PAGE.build(scale=SCALE, backend="reference", progress=False, command="cmd")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(rp, "ROLLOUT_PARAMS", ":samples=1:width=2")  # keeps the reference quick
+        return rp.PAGE.build(scale=SCALE, backend="reference", progress=False, command="cmd")
 
 
 def test_page_plays_both_policies_at_every_player_count(page):
@@ -30,10 +32,16 @@ def test_page_plays_both_policies_at_every_player_count(page):
     assert sorted(zip(plain["policy"], plain["players"], strict=True)) == \
         sorted((po, p) for po in rp.POLICIES for p in rp.PLAYER_COUNTS)
     variants = runs[runs["preset"] != rp.BASE]
-    assert set(variants["preset"]) == set(rp.VARIANTS)
-    assert set(variants["policy"]) == {"greedy"} and set(variants["players"]) == {4}
+    assert set(variants["preset"]) == set(rp.VARIANTS) and set(variants["players"]) == {4}
+    # every variant under each policy of the ladder (rollout for the policy sensitivity)
+    assert sorted(variants["policy"].str.split(":").str[0]) == sorted(
+        [*rp.LADDER] * len(rp.VARIANTS))
+    rollout = seats[seats["policy"].str.startswith("rollout:") & ~seats["policy"].str.contains(",")]
+    assert sorted(rollout["players"]) == sorted(rp.PLAYER_COUNTS)
     matchup = runs[runs["policy"].str.contains("reroll_can_win")]
-    assert len(matchup) == 4 and len(runs) == 8 + 7 + 4
+    ladder = runs[runs["policy"].str.contains(",") & ~runs.index.isin(matchup.index)]
+    assert len(matchup) == 4 and len(ladder) == 2 * 4
+    assert len(runs) == 8 + 4 + 3 * 7 + 4 + 8
 
 
 def test_tables_and_figures(page):
@@ -42,8 +50,9 @@ def test_tables_and_figures(page):
     seats = page.tables["rum_and_pirates_seats.csv"]
     assert np.allclose(seats.groupby(["policy", "players"])["share"].sum(), 1.0)
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page.html)
-    # seats per policy (2), game length, head to head, composition, scores
-    assert len(images) == 6
+    # seats per policy (2), game length, head to head, composition, scores; the edge by
+    # policy, the variations' shifts by policy, the skill ladder, the game feel
+    assert len(images) == 10
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     parts = page.tables["rum_and_pirates_composition.csv"]
     assert set(parts["category"]) == {label for _, label in rp.CATEGORY_LABELS}

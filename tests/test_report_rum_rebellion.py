@@ -48,7 +48,9 @@ def test_page_embeds_two_png_figures(built):
     out, _ = built
     html = (out / "rum_rebellion.html").read_text()
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
-    assert len(images) == 2  # the length ECDFs, the seat shares
+    # the length ECDFs, the seat shares; the edge by policy, the variations' shifts by
+    # policy, the skill ladder, the game feel
+    assert len(images) == 6
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]
 
@@ -58,8 +60,9 @@ def test_page_states_how_it_was_made(built):
     html = (out / "rum_rebellion.html").read_text()
     assert f"rumsim report rum-rebellion --out {out} --scale 0.002 --backend reference" in html
     assert "Seeds: 1;" in html and "whole page:" in html and "Simulation time:" in html
-    assert "Policies: threshold in every seat." in html
-    assert f"games: {12 * 300:,} in all; backend: reference" in html
+    assert "Policies: threshold, random, blocker." in html
+    # threshold's 12 runs, random's and blocker's 12 each of 100, the ladder's 2 x 4 of 20
+    assert f"games: {12 * 300 + 24 * 100 + 8 * 20:,} in all; backend: reference" in html
     for preset in rr.VARIANTS:
         assert preset in html
     assert "votes_for_coup=40" in html and "Holm" in html and "Wilson" in html
@@ -72,7 +75,7 @@ def test_csv_tables_are_tidy(built):
     assert {"rounds_mean", "rounds_p90", "first_player_edge", "score_spread"} <= set(
         variants["metric"])
     runs = pd.read_csv(out / "rum_rebellion_runs.csv")
-    assert list(runs["games"]) == [300] * 12
+    assert list(runs["games"][:12]) == [300] * 12  # threshold's; then the sensitivity's
     assert sorted(runs["players"].unique()) == [2, 3, 4, 5, 6]
     seats = pd.read_csv(out / "rum_rebellion_seats.csv")
     assert len(seats) == 2 + 3 + 4 + 5 + 6
@@ -149,10 +152,15 @@ def test_longer_variations_and_seat_verdicts_are_reported():
 
 
 def test_plan_runs_every_preset_at_four_players_and_the_other_counts_once():
-    full = rr.plan()
+    full = [s for s in rr.plan() if s.policy == rr.POLICY]
     assert [(s.preset, s.players) for s in full] == (
         [("standard", 4), *[(p, 4) for p in rr.VARIANTS]] + [("standard", p) for p in (2, 3, 5, 6)])
     assert {s.games for s in full} == {rr.VARIANT_GAMES, rr.SEAT_GAMES}
+    # the other policies play the same settings at their own count
+    for policy in ("random", "blocker"):
+        assert [(s.preset, s.players) for s in rr.plan() if s.policy == policy] == \
+            [(p, n) for p, n in ((s.preset, s.players) for s in full)]
+    full = rr.plan()
     assert len({s.label for s in full}) == len(full) and {s.seed for s in full} == {rr.SEED}
     assert {s.games for s in rr.plan(1e-9)} == {2}
     with pytest.raises(UserError):

@@ -88,7 +88,7 @@ class SettingsSection(Section):
 
     def uses(self, meta: dict) -> str | None:
         chosen = (self.presets is None or meta["preset"] in self.presets) and (
-            self.policies is None or policy_of(meta) in self.policies)
+            self.policies is None or policy_in(meta, self.policies))
         return self.key if chosen else None
 
     def tally(self, info, meta: dict) -> Any | None:
@@ -134,6 +134,13 @@ class SettingsSection(Section):
 def policy_of(meta: dict) -> str:
     """A run's policies, each once, in seat order: 'greedy', or 'rollout, greedy' for a mix."""
     return ", ".join(dict.fromkeys(meta.get("policies", [])))
+
+
+def policy_in(meta: dict, policies: Iterable[str]) -> bool:
+    """Whether a run's policy is one of ``policies``: its label ('rollout:samples=4'), or, for
+    a run with one policy in every seat, its bare name ('rollout') when that is listed."""
+    label = policy_of(meta)
+    return label in policies or ("," not in label and label.split(":")[0] in policies)
 
 
 def policy_names(metas: Iterable[dict]) -> str:

@@ -56,7 +56,8 @@ class Feel(SettingsSection):
 
     def analyse(self, info, results) -> list[FeelSetting]:
         self.function(info)  # refuses a game the analysis does not apply to
-        return [FeelSetting(r.meta["preset"], policy_of(r.meta), int(r.meta["players"]), name,
+        return [FeelSetting(r.meta["preset"], policy_of(r.meta).split(":")[0],
+                            int(r.meta["players"]), name,
                             feel(tally), r.meta)
                 for r, tally, name in self.compared(info, results)]
 

@@ -24,7 +24,7 @@ from analyses.sensitivity import (
     seat_view,
 )
 from reports import figures
-from reports.sections import Section, SettingsSection, policy_of
+from reports.sections import Section, SettingsSection, policy_in, policy_of
 from reports.sections.seats import SEAT, SeatRun
 
 
@@ -70,8 +70,8 @@ class Sensitivity(SettingsSection):
         for r, t in named:
             judged = t.by_place if t.by_place is not None else t.by_seat
             answer = judged.answer(self.margin, same_policy=True, meta=r.meta)
-            views.setdefault(int(r.meta["players"]), {})[policy_of(r.meta)] = seat_view(
-                policy_of(r.meta), answer)
+            name = policy_of(r.meta).split(":")[0]
+            views.setdefault(int(r.meta["players"]), {})[name] = seat_view(name, answer)
             labels.append(r.meta.get("label", ""))
         order = list(self.policies or dict.fromkeys(p for v in views.values() for p in v))
         seats = [seat_sensitivity([v[p] for p in order if p in v], self.first)
@@ -140,10 +140,10 @@ class VariantSensitivity(Section):
         """(policy, preset) of a run in the comparison, None for any other run."""
         if int(meta["players"]) != self.players or len(set(meta.get("policies", []))) != 1:
             return None
-        policy = policy_of(meta)
-        if policy not in self.policies or meta["preset"] not in (self.base, *self.variants):
+        if not policy_in(meta, self.policies) or meta["preset"] not in (self.base,
+                                                                         *self.variants):
             return None
-        return policy, meta["preset"]
+        return policy_of(meta).split(":")[0], meta["preset"]
 
     def uses(self, meta: dict) -> str | None:
         return self.key if self._arm(meta) is not None else None
