@@ -29,7 +29,8 @@ def whole_frames(page, specs) -> dict:
         res = simulate.run(info, spec.games, rules=rules, policies=spec.policy,
                            players=spec.players, seed=spec.seed, progress=False)
         frame = res.frame[[c for c in res.frame if page.keeps(c)]]
-        out[spec.label] = simulate.Results(frame, {**res.meta, "preset": spec.preset})
+        out[spec.label] = simulate.Results(frame, {**res.meta, "preset": spec.preset, **(
+            {"together": spec.together} if spec.together else {})})
     return out
 
 
