@@ -64,6 +64,13 @@ def _columns(players: int) -> list[Column]:
                  "earliest worker") for s in seats),
         Column("lazy_jack_blocked", "int", "hired Lazy Jacks left at their start (did nothing)"),
         Column("reshuffle_round", "int", "round whose Phase 6 re-drew the rail (0: never)"),
+        # Standing after a round: each seat's VP on the track then (ships still at a pier
+        # score only at the end: after the last round, the final VP). Leader: the one seat
+        # with the strictly highest standing, -1 when the top is shared.
+        Column("lead_changes", "int", "round ends whose leader (sole most VP on the track; "
+               "final VP after the last round) is a seat other than the last sole leader"),
+        Column("half_time_leader", "int", "sole VP leader after round floor(rounds/2); -1 if "
+               "shared or rounds < 2"),
     ]
 
 

@@ -58,7 +58,7 @@ from engines._fast import offset as _padd
 from engines._game import POLICY_WIDTH
 from engines._rng import rng_below, rng_shuffle, rng_uniform
 from engines.montego_bay import POLICIES
-from engines.montego_bay.rules import R, encode_ships
+from engines.montego_bay.rules import R, Rules, encode_ships
 
 TOL = 1e-9                 # policies.TOL
 VP_SCALE = 12              # VP are stored times 12 (lcm of the tie sizes 1..4)
@@ -71,6 +71,9 @@ MAX_L = 20                 # path length: 2 * 8 warehouses + 2 * 2 end spaces
 MAX_W = 8                  # workers in play
 MAX_F = MAX_W + 1          # figures: workers and Lazy Jack
 MAX_USED = 15              # freight ships in a game
+# rounds in a game: at most Rules.max_rounds = freight_ships + 2 - end_threshold, so at
+# most this (15) within the options' bounds (S_LEAD)
+MAX_ROUNDS = Rules.option("freight_ships").high + 2 - Rules.option("end_threshold").low
 N_TILES = 8
 TILE_FIELDS = 6
 SHIP_FIELDS = 7
@@ -163,7 +166,8 @@ S_LJ_LEAD = S_LJ_OCC + 15              # 15: the first (companion, card) reachin
 S_PACK = S_LJ_LEAD + 15                   # the real position packed for the look-ahead
 S_OCC = S_PACK + 1                     # and its occupied path indices
 S_TMP = S_OCC + 1                    # 16: set-up scratch (tile order, orientations)
-S_RULES = S_TMP + 16                   # R.SIZE: Rules.encode()
+S_LEAD = S_TMP + 16                    # MAX_ROUNDS: the leader after each round (leader)
+S_RULES = S_LEAD + MAX_ROUNDS          # R.SIZE: Rules.encode()
 S_TILES = S_RULES + R.warehouse_tiles  # N_TILES x 6 (part of the rules vector)
 S_SHIPTAB = S_RULES + R.SIZE           # n x 7: encode_ships, then n: the deal
 
@@ -1502,13 +1506,42 @@ def phase_rail(s, wr):
         s[S_CARDS + f] = 0
 
 
+@njit(cache=True)
+def leader(s, P):
+    """reference.leader of the VP track: the one seat with the most VP; -1 when shared."""
+    best = s[S_VP]
+    who = 0
+    for p in range(1, P):
+        v = s[S_VP + p]
+        if v > best:
+            best = v
+            who = p
+        elif v == best:
+            who = -1
+    return who
+
+
+@njit(cache=True)
+def lead_changes(s, rounds):
+    """reference.lead_story's count over the leaders of rounds 1..rounds at S_LEAD."""
+    changes = 0
+    last = -1
+    for r in range(rounds):
+        seat = s[S_LEAD + r]
+        if seat >= 0:
+            if last >= 0 and seat != last:
+                changes += 1
+            last = seat
+    return changes
+
+
 # ================================================================ one game, many games
 
 
 @njit(cache=True)
 def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     """Game ``game`` of ``seed`` (the ``engines._fast`` contract) in the state ``ints`` and
-    the policies' floats ``floats``; its outcome row goes to out[0:8 + 5P]."""
+    the policies' floats ``floats``; its outcome row goes to out[0:10 + 5P]."""
     s = ints
     fb = floats
     setup(s, rng, P)
@@ -1522,10 +1555,13 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
         if phase_harbour(s):
             break
         phase_rail(s, rng)
-        if s[S_ROUND] > max_rounds + 100:  # unreachable: every round removes a ship
-            break
+        if s[S_ROUND] >= max_rounds:  # unreachable: every round removes a ship (the
+            break                     # reference asserts it); keeps S_LEAD in bounds
+        s[S_LEAD + s[S_ROUND] - 1] = leader(s, P)
     for j in range(s[S_HARB + H_N]):
         score_and_clear(s, j)
+    rounds = s[S_ROUND]
+    s[S_LEAD + rounds - 1] = leader(s, P)  # the last round's standing is the final score
     # winners: most VP, then (coins_then_shared) most coins, then shared
     best = s[S_VP]
     for p in range(1, P):
@@ -1569,6 +1605,8 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     c += P
     out[c] = s[S_BLOCKED]
     out[c + 1] = s[S_RESH_ROUND]
+    out[c + 2] = lead_changes(s, rounds)
+    out[c + 3] = s[S_LEAD + rounds // 2 - 1] if rounds >= 2 else -1
     return True
 
 
@@ -1587,6 +1625,7 @@ def ship_data(rules, players: int) -> np.ndarray:
 
 def sizes(g: np.ndarray, players: int, cap: int) -> tuple[int, int]:
     """The state (with the ship table and the deal) and the policies' floats."""
+    assert g[R.max_rounds] <= MAX_ROUNDS, "S_LEAD holds the leaders of MAX_ROUNDS rounds"
     return state_size(int(g[R.n_ships])), F_SIZE
 
 

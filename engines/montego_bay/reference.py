@@ -150,6 +150,7 @@ class Table:
     first_rail_seat: int = 0
     first_rail_pos: list = field(default_factory=list)
     win: list = field(default_factory=list)
+    standings: list = field(default_factory=list)  # VP after each round; the last: final VP
     # narration and checking
     log: list | None = None
     events: list | None = None
@@ -784,7 +785,9 @@ def play_game(rules: Rules, players: int, policies: list, world: Rng, narrate: b
     t.check("setup")
     while not play_round(t, policies, world):
         assert t.round < rules.max_rounds, "every round removes a ship (spec §4 length bound)"
+        note_standing(t)
     final_scoring(t)
+    note_standing(t)  # the last round's standing is the final score
     t.win = winners(t)
     t.say("Game over after " + f"{t.round} rounds: VP " + ", ".join(
         f"{SEATS[s]} {show_vp(v)}" for s, v in enumerate(t.vp)) + "; coins " + ", ".join(
@@ -792,6 +795,38 @@ def play_game(rules: Rules, players: int, policies: list, world: Rng, narrate: b
     t.say("Winner: " + ", ".join(f"{SEATS[s]} ({w:g})" for s, w in enumerate(t.win) if w))
     t.check("end")
     return t
+
+
+# ================================================================ who leads, round by round
+
+
+def note_standing(t: Table) -> None:
+    """The VP on the track as a round ends (after the last round: the final VP)."""
+    t.standings.append(list(t.vp))
+
+
+def leader(standing: list) -> int:
+    """The one seat with the strictly highest standing; -1 when two or more share the top."""
+    best = max(standing)
+    top = [seat for seat, v in enumerate(standing) if v == best]
+    return top[0] if len(top) == 1 else -1
+
+
+def lead_story(standings: list) -> tuple[int, int]:
+    """(lead_changes, half_time_leader) from the standings after rounds 1..R.
+
+    A lead change is a round whose leader is a seat other than the last round's leader that
+    was a seat (rounds with a shared top are skipped): A, tie, B is one change. The half-time
+    leader is the leader after round R // 2 (-1 when R < 2)."""
+    leaders = [leader(standing) for standing in standings]
+    changes, last = 0, -1
+    for seat in leaders:
+        if seat >= 0:
+            if last >= 0 and seat != last:
+                changes += 1
+            last = seat
+    half = leaders[len(leaders) // 2 - 1] if len(leaders) >= 2 else -1
+    return changes, half
 
 
 def outcome(t: Table, game: int) -> dict:
@@ -814,6 +849,8 @@ def outcome(t: Table, game: int) -> dict:
         row[f"first_rail_pos_{s}"] = t.first_rail_pos[s]
     row["lazy_jack_blocked"] = t.lazy_jack_blocked
     row["reshuffle_round"] = t.reshuffle_round
+    assert len(t.standings) == t.round, "one standing per round"
+    row["lead_changes"], row["half_time_leader"] = lead_story(t.standings)
     return row
 
 

@@ -73,6 +73,12 @@ _GAME_COLUMNS = (
       for code, name in (("IF", "Indiscriminate fishing"), ("SF", "Selective fishing"),
                          ("ICE", "the Ice Factory"), ("TR", "Treasures"),
                          ("FM", "the Fish Market"), ("SO", "Special Offers"))),
+    # Standing after a round: each seat's PV track then (after the free round: the final PV).
+    # Leader: the one seat with the strictly highest standing, -1 when the top is shared.
+    Column("lead_changes", "int", "round ends whose leader (sole most PV on the track; "
+           "final PV after the last round) is a seat other than the last sole leader"),
+    Column("half_time_leader", "int", "sole PV leader after round floor(rounds/2); -1 if "
+           "shared or rounds < 2"),
 )
 
 

@@ -219,6 +219,9 @@ S_RO_PICK = 2 * S_SIZE         # MAX_OPTIONS: options played out
 S_RO_WORDS = S_RO_PICK + MAX_OPTIONS  # MAX_SAMPLES: the playouts' seeds
 S_RO_RNG = S_RO_WORDS + MAX_SAMPLES   # 4: a playout's world stream (uint64 words)
 N_INT = S_RO_RNG + 4
+# then the leader after each round 1..rounds (reference.leader), the game's own: at most
+# max_rounds normal rounds, the last Captain round and the free round (``sizes``)
+S_LEAD = N_INT
 
 
 # ================================================================ small helpers
@@ -2170,20 +2173,52 @@ def winners(s, out_win):
     return tied
 
 
+@njit(cache=True)
+def leader(s):
+    """reference.leader of the PV track: the one seat with the most PV; -1 when shared."""
+    best = s[_pl(0) + PL_PV]
+    who = 0
+    for p in range(1, s[S_P]):
+        v = s[_pl(p) + PL_PV]
+        if v > best:
+            best = v
+            who = p
+        elif v == best:
+            who = -1
+    return who
+
+
+@njit(cache=True)
+def lead_changes(s, rounds):
+    """reference.lead_story's count over the leaders of rounds 1..rounds at S_LEAD."""
+    changes = 0
+    last = -1
+    for r in range(rounds):
+        seat = s[S_LEAD + r]
+        if seat >= 0:
+            if last >= 0 and seat != last:
+                changes += 1
+            last = seat
+    return changes
+
+
 # ================================================================ one game, many games
 
 
 @njit(cache=True)
 def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
-    """Game ``game`` of ``seed`` (the ``engines._fast`` contract); its row to out[0:15 + 7P]."""
+    """Game ``game`` of ``seed`` (the ``engines._fast`` contract); its row to out[0:17 + 7P]."""
     s = ints
     fb = floats
     gp = _padd(fb, F_GPOL)  # the seats' rows, a rollout seat's as greedy's (setup_block)
     setup(s, rng, P)
     while s[S_PHASE] == NORMAL or s[S_PHASE] == LAST_CAPTAIN:
         play_round(s, fb, gp, rng)
+        s[S_LEAD + s[S_ROUND] - 1] = leader(s)
     play_free_round(s, fb, gp, rng)
     final_scoring(s, gp, rng)
+    rounds = s[S_ROUND]
+    s[S_LEAD + rounds - 1] = leader(s)  # the free round's standing is the final PV
     out[0] = game
     out[1] = P
     c = 2
@@ -2206,6 +2241,9 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     c += 7
     for b in range(6):
         out[c + b] = s[S_CHOICES + b]
+    c += 6
+    out[c] = lead_changes(s, rounds)
+    out[c + 1] = s[S_LEAD + rounds // 2 - 1] if rounds >= 2 else -1
     return True
 
 
@@ -2276,8 +2314,8 @@ def setup_block(ints, floats, g, f, pol, P, cap):
 
 def sizes(g: np.ndarray, players: int, cap: int) -> tuple[int, int]:
     """The state with the per-block tables and scratch, the rollout's playout state and
-    scratch, and the policies' floats."""
-    return N_INT, F_SIZE
+    scratch, the leaders of at most max_rounds + 2 rounds, and the policies' floats."""
+    return N_INT + int(g[R.max_rounds]) + 2, F_SIZE
 
 
 FAST = fast_path(__name__, play_one, sizes, setup_block=setup_block)

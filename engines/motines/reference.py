@@ -215,6 +215,9 @@ class Table:
     pawns: list = field(default_factory=list)            # this round's Pawn, placement order
     win: list = field(default_factory=list)
     tied_first: int = 0
+    # PV of each seat after every round, the last being the final PV (note_standing);
+    # None on a playout's clone, which keeps none
+    standings: list | None = field(default_factory=list)
     world: Rng | None = None
     policies: list | None = None
     log: list | None = None
@@ -315,6 +318,7 @@ def clone(t: Table) -> Table:
         list(t.captain_choices)
     c.pawns = [copy.copy(p) for p in t.pawns]
     c.win = list(t.win)
+    c.standings = None
     c.log = c.events = None
     c.checking = False
     return c
@@ -1153,6 +1157,7 @@ def play_on(t: Table) -> None:
     """From a round boundary to the end: the rounds left, the free round, final scoring."""
     while t.phase in (NORMAL, LAST_CAPTAIN):
         play_round(t)
+        note_standing(t)
     if t.phase == FREE:
         play_free_round(t)
     finish_game(t)
@@ -1162,9 +1167,43 @@ def finish_game(t: Table) -> None:
     """Final scoring and the winners."""
     t.say("Final scoring:")
     final_scoring(t)
+    note_standing(t)  # the free round's standing is the final score
     t.win = winners(t)
     t.say("Winner: " + ", ".join(f"{seat_name(s)} ({w:g})" for s, w in enumerate(t.win) if w)
           + f" after {t.round} rounds and {t.mutinies} mutinies")
+
+
+# ================================================================ who leads, round by round
+
+
+def note_standing(t: Table) -> None:
+    """The PV track as a round ends (after the free round: the final PV), in t.standings."""
+    if t.standings is not None:
+        t.standings.append([p.pv for p in t.seats])
+
+
+def leader(standing: list) -> int:
+    """The one seat with the strictly highest standing; -1 when two or more share the top."""
+    best = max(standing)
+    top = [seat for seat, v in enumerate(standing) if v == best]
+    return top[0] if len(top) == 1 else -1
+
+
+def lead_story(standings: list) -> tuple[int, int]:
+    """(lead_changes, half_time_leader) from the standings after rounds 1..R.
+
+    A lead change is a round whose leader is a seat other than the last round's leader that
+    was a seat (rounds with a shared top are skipped): A, tie, B is one change. The half-time
+    leader is the leader after round R // 2 (-1 when R < 2)."""
+    leaders = [leader(standing) for standing in standings]
+    changes, last = 0, -1
+    for seat in leaders:
+        if seat >= 0:
+            if last >= 0 and seat != last:
+                changes += 1
+            last = seat
+    half = leaders[len(leaders) // 2 - 1] if len(leaders) >= 2 else -1
+    return changes, half
 
 
 def outcome(t: Table, game: int) -> dict:
@@ -1181,6 +1220,8 @@ def outcome(t: Table, game: int) -> dict:
                first_captain=t.rules.first_captain_seat, tied_first=t.tied_first)
     for box, n in zip(CAPTAIN_BOXES, t.captain_choices, strict=True):
         row[f"captain_{BOX_CODES[box].lower()}"] = n
+    assert len(t.standings) == t.round, "one standing per round"
+    row["lead_changes"], row["half_time_leader"] = lead_story(t.standings)
     return row
 
 
