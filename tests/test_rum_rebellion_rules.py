@@ -952,9 +952,9 @@ def test_columns_and_one_reference_row():
     names = GAME.column_names(3)
     assert names[:2] == ["game", "players"]
     assert names[2:5] == ["win_0", "win_1", "win_2"] and "votes_2" in names
-    assert names[-10:] == ["rounds", "turns", "coups_attempted", "challenges", "crimes_committed",
+    assert names[-12:] == ["rounds", "turns", "coups_attempted", "challenges", "crimes_committed",
                            "notes_written", "store_ran_out", "capped", "bond_store_seat",
-                           "doubles_chain_cap_hits"]
+                           "doubles_chain_cap_hits", "lead_changes", "half_time_leader"]
     dtypes = {c.name: c.dtype for c in GAME.columns(3)}
     assert dtypes["win_0"] == "float" and dtypes["score_0"] == "int"
     row = GAME.reference(Rules(), GAME.seat_policies("threshold", 3), 3, 11, 4)

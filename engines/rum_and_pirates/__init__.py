@@ -89,6 +89,10 @@ _GAME_COLUMNS = (
     Column("pubs_exhausted", "int", "1 if the pub stack is empty at the end"),
     Column("big_guards_exhausted", "int", "1 if the big-guard stack is empty at the end"),
     Column("tied_first", "int", "players with the top score before the tie-break"),
+    Column("lead_changes", "int", "round ends whose leader, the one seat with the top score of "
+           "its holdings then, differs from the last round's seat leader; shared tops skipped"),
+    Column("half_time_leader", "int", "the one seat with the top score of its holdings after "
+           "round rounds // 2; -1 if the top was shared or rounds < 2"),
 )
 
 

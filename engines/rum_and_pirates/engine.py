@@ -245,7 +245,7 @@ _B, _S_SIZE = _layout([
     ("BC", MAX_P), ("BV", MAX_P), ("BR", MAX_P), ("ALIVE", MAX_P), ("CNT", MAX_P),
     ("CROSS", MAX_P), ("LAST", MAX_P), ("PSTART", MAX_P), ("OUT", MAX_P), ("ELIM", MAX_P),
     ("GSTART", MAX_P + 1), ("RANK", MAX_P), ("TMP", 16), ("PC", 72), ("PS", 72),
-    ("POOL", 24), ("GVOK", 32), ("CVOK", N_CL), ("TIED", MAX_P),
+    ("POOL", 24), ("GVOK", 32), ("CVOK", N_CL), ("TIED", MAX_P), ("LEAD", 5),
 ])
 S_RULES = S_GAME_END + _B["RULES"]
 S_CODE = S_GAME_END + _B["CODE"]
@@ -279,6 +279,7 @@ S_POOL = S_GAME_END + _B["POOL"]
 S_GVOK = S_GAME_END + _B["GVOK"]
 S_CVOK = S_GAME_END + _B["CVOK"]
 S_TIED = S_GAME_END + _B["TIED"]
+S_LEAD = S_GAME_END + _B["LEAD"]    # the leader after each round (reference.leader)
 S_SIZE = S_GAME_END + _S_SIZE
 
 # after the state: a playout's copy (same layout), then the rollout's own scratch
@@ -1998,6 +1999,39 @@ def score_of(s, p):
     return total
 
 
+# ================================================================ the lead, round by round
+
+
+@njit(cache=True)
+def round_leader(s, P):
+    """reference.leader of the scores now: the one seat on top, -1 when the top is shared."""
+    best = -(1 << 40)
+    seat = -1
+    for p in range(P):
+        sc = score_of(s, p)
+        if sc > best:
+            best = sc
+            seat = p
+        elif sc == best:
+            seat = -1
+    return seat
+
+
+@njit(cache=True)
+def lead_story(s, rounds):
+    """reference.lead_story from the leaders at S_LEAD: (lead_changes, half_time_leader)."""
+    half = s[S_LEAD + rounds // 2 - 1] if rounds >= 2 else -1
+    changes = 0
+    last = -1
+    for r in range(rounds):
+        seat = s[S_LEAD + r]
+        if seat >= 0:
+            if last >= 0 and seat != last:
+                changes += 1
+            last = seat
+    return changes, half
+
+
 # ================================================================ one game
 
 
@@ -2008,11 +2042,12 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     fb = floats
     pp = _padd(fb, F_POL)
     setup(s, rng, P)
-    for _ in range(s[S_RULES + R.num_rounds]):
+    for r in range(s[S_RULES + R.num_rounds]):
         begin_round(s)
         if not action_phase(s, fb, pp, rng):
             return False
         end_round(s, pp, rng)
+        s[S_LEAD + r] = round_leader(s, P)
     # the row: game, players, per seat blocks, game columns (GAME.columns order)
     out[0] = game
     out[1] = P
@@ -2070,6 +2105,9 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     out[c + 1] = 1 if st_n(s, ST_PUBS) == 0 else 0
     out[c + 2] = 1 if st_n(s, ST_BIG) == 0 else 0
     out[c + 3] = tied
+    changes, half = lead_story(s, s[S_ROUND])
+    out[c + 4] = changes
+    out[c + 5] = half
     return True
 
 

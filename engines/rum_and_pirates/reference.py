@@ -41,7 +41,9 @@ The round loop (spec §5.2) keeps its state in the table (``cur``, ``in_turn``,
 :func:`do_again_choice` apply a choice, :func:`finish_round` plays on to the
 end of the round, :func:`play_rounds` to the end of the game. Every invariant
 of spec §10 that a single engine can check is asserted by :meth:`Table.check`
-when ``Table.checking`` is set.
+when ``Table.checking`` is set. Every round end notes the standings
+(:func:`note_standing`), from which :func:`lead_story` gives the ``lead_changes``
+and ``half_time_leader`` columns.
 """
 
 from __future__ import annotations
@@ -174,6 +176,7 @@ class Table:
     events: list | None = None
     checking: bool = False
     awarded_round: list = field(default_factory=list)
+    standings: list = field(default_factory=list)   # every seat's score after each round
 
     def say(self, text: str) -> None:
         if self.log is not None:
@@ -298,6 +301,7 @@ def clone(t: Table) -> Table:
     c.mast = [list(x) for x in t.mast]
     c.turns_by_round, c.win, c.awarded_round = (list(t.turns_by_round), list(t.win),
                                                 list(t.awarded_round))
+    c.standings = list(t.standings)
     c.log = c.events = None
     c.checking = False
     return c
@@ -1198,6 +1202,7 @@ def finish_round(t: Table) -> None:
     award_sleeping(t, bunk_fight(t))
     t.check("bunk fight")
     end_round(t)
+    note_standing(t)
 
 
 def play_round(t: Table) -> None:
@@ -1210,6 +1215,44 @@ def play_rounds(t: Table) -> None:
     while t.round < t.rules.num_rounds:
         play_round(t)
     finish_game(t)
+
+
+# ================================================================ the lead, round by round
+
+
+def note_standing(t: Table) -> None:
+    """The end of round ``t.round``: every seat's score if the game ended now (spec §7 on the
+    holdings so far; nothing of it waits for the end, so the last round's is the final
+    score)."""
+    t.standings.append([score(t.rules, p) for p in t.seats])
+
+
+def leader(standing: list) -> int:
+    """The one seat with the strictly highest standing; -1 when two or more share the top."""
+    best = max(standing)
+    top = [p for p, value in enumerate(standing) if value == best]
+    return top[0] if len(top) == 1 else -1
+
+
+def lead_story(standings: list) -> tuple[int, int]:
+    """``(lead_changes, half_time_leader)`` from the standings after rounds 1..R.
+
+    The half-time leader is the leader after round R // 2 (-1 if R < 2 or the top was
+    shared). A lead change is a round end whose leader is a seat other than the last round
+    end's leader that was a seat (shared tops are skipped): A, tie, B is one change.
+    """
+    leaders = [leader(standing) for standing in standings]
+    rounds = len(leaders)
+    half_time_leader = leaders[rounds // 2 - 1] if rounds >= 2 else -1
+    lead_changes = 0
+    last = -1
+    for seat in leaders:
+        if seat < 0:
+            continue
+        if last >= 0 and seat != last:
+            lead_changes += 1
+        last = seat
+    return lead_changes, half_time_leader
 
 
 # ================================================================ scoring (spec §7)
@@ -1343,6 +1386,7 @@ def outcome(t: Table, game: int) -> dict:
     row["pubs_exhausted"] = int(not t.stacks["pubs"])
     row["big_guards_exhausted"] = int(not t.stacks["big_guards"])
     row["tied_first"] = t.tied_first
+    row["lead_changes"], row["half_time_leader"] = lead_story(t.standings)
     return row
 
 

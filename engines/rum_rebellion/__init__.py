@@ -43,6 +43,11 @@ _GAME_COLUMNS = (
     Column("capped", "int", "1 if max_rounds finished without a successful coup"),
     Column("bond_store_seat", "int", "the Bond Store player's seat"),
     Column("doubles_chain_cap_hits", "int", "doubles chains stopped by the safety cap (always 0)"),
+    Column("lead_changes", "int", "round ends (a coup ends round `rounds`) whose leader, the one "
+           "seat with the top progress score, differs from the last round's seat leader; "
+           "shared tops skipped"),
+    Column("half_time_leader", "int", "the one seat with the top progress score after round "
+           "rounds // 2; -1 if the top was shared or rounds < 2"),
 )
 
 

@@ -37,7 +37,8 @@ Notes are the one container without a bound from the rules: the region holds
 ``note_cap`` notes, and a game that would write more stops and is flagged
 (``S_OVERFLOW``); ``play_one`` returns False and the driver replays those
 games with a larger region (``notes_capacity``), so the flag never changes a
-result.
+result. After the state ``play_one`` keeps the leader of every round (``max_rounds``
+slots): the half-time round is known only when the game has ended.
 
 Speed: arrays passed between Numba functions cost an atomic reference count
 on every call (measured: 70% of the run time, the shared arrays' counters
@@ -1438,7 +1439,7 @@ def play_seat(s, g, f, pol, rg, sc, p):
             skip_s1 = True
 
 
-@njit(**STEP)
+@njit(**STEP_INLINE)
 def progress_score(s, p):
     """1000 * stage + 10 * votes + net barrels (spec §5)."""
     stage = 3 if s[S_WINNER] == p else s[S_LEVEL + p]
@@ -1453,25 +1454,60 @@ def progress_score(s, p):
     return 1000 * stage + 10 * s[S_VOTES + p] + net
 
 
+@njit(**STEP_INLINE)
+def round_leader(s, P):
+    """reference.leader of the standings now: the one seat with the top progress score,
+    -1 when the top is shared."""
+    best = -(1 << 62)
+    seat = -1
+    for p in range(P):
+        score = progress_score(s, p)
+        seat = p if score > best else (-1 if score == best else seat)   # selects, no branches
+        best = max(best, score)
+    return seat
+
+
+@njit(**STEP)
+def lead_story(lead, rounds):
+    """reference.lead_story from the leaders of rounds 1..R at ``lead[0:R]``:
+    (lead_changes, half_time_leader)."""
+    half = lead[rounds // 2 - 1] if rounds >= 2 else -1
+    changes = 0
+    last = -1
+    for r in range(rounds):
+        seat = lead[r]
+        if seat >= 0:
+            if last >= 0 and seat != last:
+                changes += 1
+            last = seat
+    return changes, half
+
+
 @njit(**STEP)
 def play_one(ints, floats, rng, g, f, pol, P, seed, game, note_cap, out):
     """Game ``game`` of ``seed`` (the ``engines._fast`` contract): played in ``ints`` (the
-    state, then the scratch ``sc``), its outcome row written to ``out``.
+    state, then the leader of every round ``lead``, then the scratch ``sc``), its outcome row
+    written to ``out``.
 
     ``note_cap`` is the notes region's size; returns False when the game needs more notes
     than that (the row is then not valid, and the driver replays the game larger).
     """
     s = ints
-    sc = offset(ints, state_size(g, note_cap))
+    max_rounds = g[R.max_rounds]
+    n_state = state_size(g, note_cap)
+    lead = offset(ints, n_state)
+    sc = offset(ints, n_state + max_rounds)
     rg = rng
     setup(s, g, rg, sc, P, note_cap)
-    max_rounds = g[R.max_rounds]
     while True:
         for p in range(P):
             play_seat(s, g, f, pol, rg, sc, p)
             if s[S_WINNER] >= 0 or s[S_OVERFLOW]:
                 break
-        if s[S_WINNER] >= 0 or s[S_OVERFLOW]:
+        if s[S_OVERFLOW]:
+            break
+        lead[s[S_ROUND] - 1] = round_leader(s, P)   # the round's end (or the coup's moment)
+        if s[S_WINNER] >= 0:
             break
         if s[S_ROUND] >= max_rounds:
             s[S_CAPPED] = 1
@@ -1516,12 +1552,17 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, note_cap, out):
     out[c + 7] = s[S_CAPPED]
     out[c + 8] = s[S_BOND_SEAT]
     out[c + 9] = s[S_CAP_HITS]
+    changes, half = lead_story(lead, s[S_ROUND])
+    out[c + 10] = changes
+    out[c + 11] = half
     return True
 
 
 def sizes(g: np.ndarray, players: int, note_cap: int) -> tuple[int, int]:
-    """The state with ``note_cap`` notes, then the scratch for redemptions and hand-overs."""
-    return int(state_size(g, note_cap)) + max(note_cap + 1, int(g[G_N_CARDS])), 0
+    """The state with ``note_cap`` notes, the leader of every round (``max_rounds``), then the
+    scratch for redemptions and hand-overs."""
+    return (int(state_size(g, note_cap)) + int(g[R.max_rounds])
+            + max(note_cap + 1, int(g[G_N_CARDS])), 0)
 
 
 def notes_capacity(replay: int) -> int:

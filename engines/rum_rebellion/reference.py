@@ -12,7 +12,9 @@ Turn procedure (spec §4.3): ``take_turn`` runs ``s1_missed_turn`` ...
 the rounds and the cap. Each square type has its own function
 (``SQUARE_ACTIONS``); payments go through ``settle`` / ``settle_store`` /
 ``redeem`` (§4.6); Start through ``on_pass_start`` (§4.4); the coup through
-``attempt_coup`` and ``return_coup_votes`` (§4.8).
+``attempt_coup`` and ``return_coup_votes`` (§4.8). Every round end (a coup's moment
+included) notes the standings (``note_standing``), from which ``lead_story`` gives the
+``lead_changes`` and ``half_time_leader`` columns.
 
 Random draws, in the order both paths make them
 -----------------------------------------------
@@ -180,6 +182,7 @@ class Table:
     notes_written: int = 0
     store_ran_out: int = 0
     doubles_chain_cap_hits: int = 0
+    standings: list[list[int]] = field(default_factory=list)  # progress scores after each round
     log: list[str] | None = None
     events: list[dict] | None = None
     observe: object = None      # observe(table, kind, seat) after setup and every turn (tests)
@@ -1248,7 +1251,9 @@ def play_rounds(t: Table) -> None:
         for p in range(t.P):
             play_seat(t, p)
             if t.winner is not None:
+                note_standing(t)   # the coup ends the round
                 return
+        note_standing(t)
         if t.round >= t.rules.max_rounds:
             t.capped = True
             if t.narrating:
@@ -1256,6 +1261,43 @@ def play_rounds(t: Table) -> None:
                       "capped")
             return
         t.round += 1
+
+
+# ================================================================ the lead, round by round
+
+
+def note_standing(t: Table) -> None:
+    """The end of round ``t.round`` (a successful coup ends it early): every seat's progress
+    score as it stands now, the winner's stage counting 3."""
+    t.standings.append([progress_score(t, p) for p in range(t.P)])
+
+
+def leader(standing: list[int]) -> int:
+    """The one seat with the strictly highest standing; -1 when two or more share the top."""
+    best = max(standing)
+    top = [p for p, value in enumerate(standing) if value == best]
+    return top[0] if len(top) == 1 else -1
+
+
+def lead_story(standings: list[list[int]]) -> tuple[int, int]:
+    """``(lead_changes, half_time_leader)`` from the standings after rounds 1..R.
+
+    The half-time leader is the leader after round R // 2 (-1 if R < 2 or the top was
+    shared). A lead change is a round end whose leader is a seat other than the last round
+    end's leader that was a seat (shared tops are skipped): A, tie, B is one change.
+    """
+    leaders = [leader(standing) for standing in standings]
+    rounds = len(leaders)
+    half_time_leader = leaders[rounds // 2 - 1] if rounds >= 2 else -1
+    lead_changes = 0
+    last = -1
+    for seat in leaders:
+        if seat < 0:
+            continue
+        if last >= 0 and seat != last:
+            lead_changes += 1
+        last = seat
+    return lead_changes, half_time_leader
 
 
 # ================================================================ one game and its outcome (§5)
@@ -1326,6 +1368,7 @@ def outcome(t: Table, game: int) -> dict:
         bond_store_seat=t.bond_store_seat,
         doubles_chain_cap_hits=t.doubles_chain_cap_hits,
     )
+    row["lead_changes"], row["half_time_leader"] = lead_story(t.standings)
     return row
 
 
