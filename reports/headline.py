@@ -73,7 +73,8 @@ def multi_player_summary(answers: Mapping[str, Any], results: Mapping[str, Any])
     main_players = (int(ladder.table["players"].iloc[0]) if ladder is not None
                     and len(ladder.table) else players[len(players) // 2])
     at = next((s for s in sens.seats if s.players == main_players), sens.seats[0])
-    main = max(at.views, key=lambda v: v.games)
+    # The policy with the most games; of equals, the stronger (later on the ladder).
+    main = max(enumerate(at.views), key=lambda kv: (kv[1].games, kv[0]))[1]
     sentence = (f"At {at.players} players the edge of {first} (win share minus 1/P) is "
                 f"{_pp(main.edge)} under {main.policy} ({main.games:,} games; seat verdict "
                 f"within ±2 pp: {main.verdict}); "
@@ -82,7 +83,7 @@ def multi_player_summary(answers: Mapping[str, Any], results: Mapping[str, Any])
         top = ladder.table.iloc[-1]
         sentence += (f" Skill: one {top['stronger']} player among {top['weaker']} players wins "
                      f"{top['share']:.1%} [{top['low']:.1%}, {top['high']:.1%}] "
-                     f"(an equal player {top['fair']:.0%}).")
+                     f"(an equal player {top['fair']:.0%}): {top['reading']}.")
     edges = "; ".join(
         f"{p}p: " + ", ".join(f"{v.policy} {_pp(v.edge)}" for v in views if v.players == p)
         for p in players)
@@ -94,7 +95,7 @@ def multi_player_summary(answers: Mapping[str, Any], results: Mapping[str, Any])
         t = chosen[0].table.set_index("statistic")
         if "mean rounds" in t.index:
             r = t.loc["mean rounds"]
-            length = (f"{r['estimate']:.1f} rounds [{r['low']:.1f}, {r['high']:.1f}] "
+            length = (f"{r['estimate']:.2f} rounds [{r['low']:.2f}, {r['high']:.2f}] "
                       f"({main.policy}, {main_players} players)")
     row = {"players": f"{players[0]}-{players[-1]}" if len(players) > 1 else str(players[0]),
            "policies": ", ".join(sens.policies), "mean length": length,

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from engines._rng import Rng
+from engines._standings import lead_story, leader  # noqa: F401 (tests use leader)
 from engines.montego_bay.board import (
     LEFT_PUB,
     RIGHT_PUB,
@@ -804,29 +805,6 @@ def note_standing(t: Table) -> None:
     """The VP on the track as a round ends (after the last round: the final VP)."""
     t.standings.append(list(t.vp))
 
-
-def leader(standing: list) -> int:
-    """The one seat with the strictly highest standing; -1 when two or more share the top."""
-    best = max(standing)
-    top = [seat for seat, v in enumerate(standing) if v == best]
-    return top[0] if len(top) == 1 else -1
-
-
-def lead_story(standings: list) -> tuple[int, int]:
-    """(lead_changes, half_time_leader) from the standings after rounds 1..R.
-
-    A lead change is a round whose leader is a seat other than the last round's leader that
-    was a seat (rounds with a shared top are skipped): A, tie, B is one change. The half-time
-    leader is the leader after round R // 2 (-1 when R < 2)."""
-    leaders = [leader(standing) for standing in standings]
-    changes, last = 0, -1
-    for seat in leaders:
-        if seat >= 0:
-            if last >= 0 and seat != last:
-                changes += 1
-            last = seat
-    half = leaders[len(leaders) // 2 - 1] if len(leaders) >= 2 else -1
-    return changes, half
 
 
 def outcome(t: Table, game: int) -> dict:

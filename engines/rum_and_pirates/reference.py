@@ -55,6 +55,7 @@ from functools import cache
 from typing import NamedTuple
 
 from engines._rng import Rng
+from engines._standings import lead_story, leader  # noqa: F401 (tests use leader)
 from engines.rum_and_pirates import data
 from engines.rum_and_pirates.data import (
     CHEST,
@@ -1226,36 +1227,6 @@ def note_standing(t: Table) -> None:
     score)."""
     t.standings.append([score(t.rules, p) for p in t.seats])
 
-
-def leader(standing: list) -> int:
-    """The one seat with the strictly highest standing; -1 when two or more share the top."""
-    best = max(standing)
-    top = [p for p, value in enumerate(standing) if value == best]
-    return top[0] if len(top) == 1 else -1
-
-
-def lead_story(standings: list) -> tuple[int, int]:
-    """``(lead_changes, half_time_leader)`` from the standings after rounds 1..R.
-
-    The half-time leader is the leader after round R // 2 (-1 if R < 2 or the top was
-    shared). A lead change is a round end whose leader is a seat other than the last round
-    end's leader that was a seat (shared tops are skipped): A, tie, B is one change.
-    """
-    leaders = [leader(standing) for standing in standings]
-    rounds = len(leaders)
-    half_time_leader = leaders[rounds // 2 - 1] if rounds >= 2 else -1
-    lead_changes = 0
-    last = -1
-    for seat in leaders:
-        if seat < 0:
-            continue
-        if last >= 0 and seat != last:
-            lead_changes += 1
-        last = seat
-    return lead_changes, half_time_leader
-
-
-# ================================================================ scoring (spec §7)
 
 
 def map_score(maps: list) -> int:

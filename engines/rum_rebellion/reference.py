@@ -72,6 +72,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engines._standings import lead_story, leader  # noqa: F401 (tests use leader)
 from engines.rum_rebellion.data import (
     BO,
     BV,
@@ -1271,36 +1272,6 @@ def note_standing(t: Table) -> None:
     score as it stands now, the winner's stage counting 3."""
     t.standings.append([progress_score(t, p) for p in range(t.P)])
 
-
-def leader(standing: list[int]) -> int:
-    """The one seat with the strictly highest standing; -1 when two or more share the top."""
-    best = max(standing)
-    top = [p for p, value in enumerate(standing) if value == best]
-    return top[0] if len(top) == 1 else -1
-
-
-def lead_story(standings: list[list[int]]) -> tuple[int, int]:
-    """``(lead_changes, half_time_leader)`` from the standings after rounds 1..R.
-
-    The half-time leader is the leader after round R // 2 (-1 if R < 2 or the top was
-    shared). A lead change is a round end whose leader is a seat other than the last round
-    end's leader that was a seat (shared tops are skipped): A, tie, B is one change.
-    """
-    leaders = [leader(standing) for standing in standings]
-    rounds = len(leaders)
-    half_time_leader = leaders[rounds // 2 - 1] if rounds >= 2 else -1
-    lead_changes = 0
-    last = -1
-    for seat in leaders:
-        if seat < 0:
-            continue
-        if last >= 0 and seat != last:
-            lead_changes += 1
-        last = seat
-    return lead_changes, half_time_leader
-
-
-# ================================================================ one game and its outcome (§5)
 
 
 def play_game(rules: Rules, players: int, policies: list, world, narrate: bool = False,
