@@ -45,6 +45,7 @@ from analyses.stats import (
     Interval,
     mean_interval_from_moments,
     share_interval_from_moments,
+    wilson_interval,
 )
 
 STRONGER, WEAKER, UNSHOWN = "stronger", "weaker", "not shown to differ"
@@ -204,8 +205,13 @@ class MatchupTally:
                          "low": sh.low, "high": sh.high, "lead": m.estimate,
                          "lead_low": m.low, "lead_high": m.high})
         if self.by_deal:
-            # A share cannot leave [0, 1]: clipping the t interval keeps its coverage.
+            # A share cannot leave [0, 1]: clipping the t interval keeps its coverage. When
+            # every deal gave the same mean (the focal policy won every game, say), the t
+            # interval has no width; Wilson on the deals says what so many deals allow.
             t = self.deal_wins.mean_interval(confidence)
+            if t.high - t.low <= 0 and self.deal_wins.n:
+                w = wilson_interval(t.estimate * self.deal_wins.n, self.deal_wins.n, confidence)
+                t = Interval(t.estimate, w.low, w.high)
             share = Interval(t.estimate, max(t.low, 0.0), min(t.high, 1.0))
             lead = self.deal_leads.mean_interval(confidence)
         else:

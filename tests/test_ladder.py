@@ -127,3 +127,13 @@ def test_frames_of_other_games_are_refused():
     frames = _solo_frames(10)
     with pytest.raises(ValueError, match="same games"):
         ScoreLadderTally(("a", "b", "c")).add([frames[0], frames[1].iloc[::-1], frames[2]])
+
+
+def test_a_rung_the_stronger_always_wins_keeps_an_interval_of_width():
+    # Every deal: the focal seat wins. The clustered t interval has no width; Wilson on the
+    # 400 deals gives what 400 deals allow ([0.990, 1]).
+    answer = _rung(4, 1.0).answer("greedy", "random")
+    assert answer.share.estimate == 1.0 and answer.share.high == 1.0
+    assert 0.98 < answer.share.low < 1.0
+    luck = ladder([answer]).table.iloc[0]
+    assert luck["luck_low"] == 0.0 and luck["luck_high"] > 0.0
