@@ -328,14 +328,14 @@ def signal_in_run(monkeypatch, label: str, sig: int = signal.SIGINT) -> None:
 
 def test_a_page_whose_last_run_is_stopped_is_not_written(tmp_path, monkeypatch, capsys):
     out = tmp_path / "report"
-    # the page's last runs: its two rollout runs, played in lockstep
+    # the page's rollout runs, played in lockstep (the skill ladder's three runs follow)
     signal_in_run(monkeypatch, "rollout (standard) + rollout (long)", signal.SIGTERM)
     code, text, err = run_cli(capsys, "report", "rum-runner", "--scale", "0.002", "-q",
                               "--out", str(out))
     assert code == 130
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0] == (
-        f"rumsim: interrupted: the report in '{out}' is partial (runs 3, 6 of 6 (rollout "
+        f"rumsim: interrupted: the report in '{out}' is partial (runs 3, 6 of 9 (rollout "
         "(standard), rollout (long)) of the Rum Runner page stopped after 1 of 2 games): kept "
         "no page; not built: Rum Runner; the index says so")
     assert sorted(p.name for p in out.iterdir()) == ["index.html"]
@@ -352,10 +352,10 @@ def test_a_stopped_report_keeps_the_pages_that_finished(tmp_path, monkeypatch, c
     out.mkdir()
     (out / "rum_rebellion.html").write_text("an earlier build's page")
     # rum-rebellion's first runs: the base and its variants at 4 players, in lockstep
-    signal_in_run(monkeypatch, " + ".join(["standard, 4 players", "short_a, 4 players",
-                                           "short_b, 4 players", "short_c, 4 players",
-                                           "short_d, 4 players", "short_e_tol, 4 players",
-                                           "short_e_rc, 4 players", "short_all, 4 players"]))
+    signal_in_run(monkeypatch, " + ".join(
+        f"{preset}, threshold, 4 players" for preset in (
+            "standard", "short_a", "short_b", "short_c", "short_d", "short_e_tol",
+            "short_e_rc", "short_all")))
     code, text, err = run_cli(capsys, "report", "rum-runner", "rum-rebellion", "--scale",
                               "0.002", "-q", "--out", str(out))
     assert code == 130
