@@ -57,6 +57,7 @@ from engines._fast import fast_path
 from engines._fast import offset as _padd
 from engines._game import POLICY_WIDTH
 from engines._rng import rng_below, rng_shuffle, rng_uniform
+from engines._standings import lead_story_at
 from engines.montego_bay import POLICIES
 from engines.montego_bay.rules import R, Rules, encode_ships
 
@@ -1521,20 +1522,6 @@ def leader(s, P):
     return who
 
 
-@njit(cache=True)
-def lead_changes(s, rounds):
-    """reference.lead_story's count over the leaders of rounds 1..rounds at S_LEAD."""
-    changes = 0
-    last = -1
-    for r in range(rounds):
-        seat = s[S_LEAD + r]
-        if seat >= 0:
-            if last >= 0 and seat != last:
-                changes += 1
-            last = seat
-    return changes
-
-
 # ================================================================ one game, many games
 
 
@@ -1605,8 +1592,9 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     c += P
     out[c] = s[S_BLOCKED]
     out[c + 1] = s[S_RESH_ROUND]
-    out[c + 2] = lead_changes(s, rounds)
-    out[c + 3] = s[S_LEAD + rounds // 2 - 1] if rounds >= 2 else -1
+    changes, half = lead_story_at(s, S_LEAD, rounds)
+    out[c + 2] = changes
+    out[c + 3] = half
     return True
 
 

@@ -51,6 +51,7 @@ from engines._fast import as_words, fast_path
 from engines._fast import offset as _padd
 from engines._game import POLICY_WIDTH
 from engines._rng import rng_below, rng_next, rng_seed, rng_shuffle
+from engines._standings import lead_story_at
 from engines.motines import POLICIES
 from engines.motines.rules import BY_RULE, R
 
@@ -2188,20 +2189,6 @@ def leader(s):
     return who
 
 
-@njit(cache=True)
-def lead_changes(s, rounds):
-    """reference.lead_story's count over the leaders of rounds 1..rounds at S_LEAD."""
-    changes = 0
-    last = -1
-    for r in range(rounds):
-        seat = s[S_LEAD + r]
-        if seat >= 0:
-            if last >= 0 and seat != last:
-                changes += 1
-            last = seat
-    return changes
-
-
 # ================================================================ one game, many games
 
 
@@ -2242,8 +2229,9 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     for b in range(6):
         out[c + b] = s[S_CHOICES + b]
     c += 6
-    out[c] = lead_changes(s, rounds)
-    out[c + 1] = s[S_LEAD + rounds // 2 - 1] if rounds >= 2 else -1
+    changes, half = lead_story_at(s, S_LEAD, rounds)
+    out[c] = changes
+    out[c + 1] = half
     return True
 
 

@@ -34,6 +34,7 @@ from engines._fast import as_words, fast_path
 from engines._fast import offset as _padd
 from engines._game import POLICY_WIDTH
 from engines._rng import rng_below, rng_next, rng_seed, rng_shuffle
+from engines._standings import lead_story_at
 from engines.rum_and_pirates import POLICIES, data
 from engines.rum_and_pirates.rules import R
 
@@ -2017,20 +2018,6 @@ def round_leader(s, P):
     return seat
 
 
-@njit(cache=True)
-def lead_story(s, rounds):
-    """reference.lead_story from the leaders at S_LEAD: (lead_changes, half_time_leader)."""
-    half = s[S_LEAD + rounds // 2 - 1] if rounds >= 2 else -1
-    changes = 0
-    last = -1
-    for r in range(rounds):
-        seat = s[S_LEAD + r]
-        if seat >= 0:
-            if last >= 0 and seat != last:
-                changes += 1
-            last = seat
-    return changes, half
-
 
 # ================================================================ one game
 
@@ -2105,7 +2092,7 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     out[c + 1] = 1 if st_n(s, ST_PUBS) == 0 else 0
     out[c + 2] = 1 if st_n(s, ST_BIG) == 0 else 0
     out[c + 3] = tied
-    changes, half = lead_story(s, s[S_ROUND])
+    changes, half = lead_story_at(s, S_LEAD, s[S_ROUND])
     out[c + 4] = changes
     out[c + 5] = half
     return True

@@ -55,6 +55,7 @@ from numba import njit
 from engines._fast import fast_path, offset
 from engines._game import POLICY_WIDTH
 from engines._rng import rng_below, rng_below_words, rng_uniform
+from engines._standings import lead_story_at
 from engines.rum_rebellion import POLICIES
 from engines.rum_rebellion.data import (
     BO,
@@ -1467,21 +1468,6 @@ def round_leader(s, P):
     return seat
 
 
-@njit(**STEP)
-def lead_story(lead, rounds):
-    """reference.lead_story from the leaders of rounds 1..R at ``lead[0:R]``:
-    (lead_changes, half_time_leader)."""
-    half = lead[rounds // 2 - 1] if rounds >= 2 else -1
-    changes = 0
-    last = -1
-    for r in range(rounds):
-        seat = lead[r]
-        if seat >= 0:
-            if last >= 0 and seat != last:
-                changes += 1
-            last = seat
-    return changes, half
-
 
 @njit(**STEP)
 def play_one(ints, floats, rng, g, f, pol, P, seed, game, note_cap, out):
@@ -1552,7 +1538,7 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, note_cap, out):
     out[c + 7] = s[S_CAPPED]
     out[c + 8] = s[S_BOND_SEAT]
     out[c + 9] = s[S_CAP_HITS]
-    changes, half = lead_story(lead, s[S_ROUND])
+    changes, half = lead_story_at(lead, 0, s[S_ROUND])
     out[c + 10] = changes
     out[c + 11] = half
     return True
