@@ -6,7 +6,7 @@ at a pier score only at the end); after the last round it is the final VP
 the top is shared); ``half_time_leader`` is the leader after round rounds // 2,
 ``lead_changes`` the round ends whose leader is a seat other than the last seat that led.
 
-(a) the reference path's ``leader`` and ``lead_story`` on hand-made standings; (b) what
+(a) ``leader`` and ``lead_story`` on hand-made standings are in tests/test_standings.py; (b) what
 must hold on thousands of fast-path games at every player count; (c) both columns
 recomputed here from the reference path's per-round standings (``Table.standings``,
 checked against the VP in the narration's round headers) equal the fast path's.
@@ -15,7 +15,6 @@ checked against the VP in the narration's round headers) equal the fast path's.
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from itertools import pairwise
 
 import numpy as np
@@ -23,55 +22,12 @@ import pytest
 
 from engines._play import play_table
 from engines.montego_bay import GAME
-from engines.montego_bay import reference as ref
 from engines.montego_bay.rules import Rules
 
 A, B, C = 0, 1, 2
 
 
-# ---------------------------------------------------------------- (a) hand-made standings
-
-
-def test_leader_is_the_one_seat_strictly_on_top():
-    assert ref.leader([3, 5, 2]) == B
-    assert ref.leader([5, 5, 2]) == -1
-    assert ref.leader([5, 2, 5]) == -1
-    assert ref.leader([0, 0]) == -1
-    assert ref.leader([2, 4, 4, 9]) == 3
-    assert ref.leader([0, 0, 1]) == C
-    # tie_rounding=exact_fraction: fractional VP
-    assert ref.leader([Fraction(9, 2), 4, Fraction(13, 3)]) == A
-    assert ref.leader([Fraction(8, 2), 4, 1]) == -1
-
-
-@pytest.mark.parametrize("standings, expected", [
-    # A, tie, B: one change (the tied round is skipped)
-    ([[3, 1, 0], [3, 3, 0], [3, 4, 0]], (1, A)),
-    # A, A, B, A: two changes; half time is round 2
-    ([[2, 1, 0], [3, 1, 0], [3, 4, 0], [6, 4, 0]], (2, A)),
-    # A, tie, A: no change
-    ([[1, 0, 0], [1, 1, 0], [2, 1, 0]], (0, A)),
-    # tie, A, B: the first seat leader is no change
-    ([[0, 0, 0], [1, 0, 0], [1, 2, 0]], (1, -1)),
-    # nobody scores in the first rounds (the usual start), then B, then A at the end
-    ([[0, 0, 0], [0, 0, 0], [0, 5, 0], [0, 5, 0], [9, 5, 0]], (1, -1)),
-    # A, tie at half time, A, C
-    ([[1, 0, 0], [1, 1, 0], [2, 1, 0], [2, 1, 3]], (1, -1)),
-    # A, B, C, B, A: four changes; 5 rounds, half time is round 2
-    ([[1, 0, 0], [1, 2, 0], [1, 2, 3], [1, 4, 3], [5, 4, 3]], (4, B)),
-    # two rounds: half time is round 1
-    ([[0, 1], [2, 1]], (1, B)),
-    # fewer than two rounds: no half time
-    ([[0, 1, 0]], (0, -1)),
-    ([], (0, -1)),
-])
-def test_lead_story_on_hand_made_standings(standings, expected):
-    assert ref.lead_story(standings) == expected
-
-
-def test_lead_story_counts_at_most_one_change_a_round():
-    standings = [[int(r % 3 == s) for s in range(3)] for r in range(12)]  # A, B, C, A, ...
-    assert ref.lead_story(standings) == (11, C)  # half time: round 6, led by C
+# (a) the hand-made standings of leader and lead_story: tests/test_standings.py
 
 
 # ---------------------------------------------------------------- (b) fast-path invariants

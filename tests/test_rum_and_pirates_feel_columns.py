@@ -6,7 +6,7 @@ the final score. The leader is the one seat strictly on top (-1 when shared); th
 half-time leader is the leader after round ``rounds // 2``; a lead change is a round end
 whose leader is a seat other than the last seat leader (shared tops skipped).
 
-(a) the reference's leader and lead-change functions on hand-made standings; (b) the
+(a) leader and lead_story on hand-made standings: tests/test_standings.py; (b) the
 columns' ranges over thousands of fast-path games at every player count; (c) both columns
 recomputed, independently, from the reference's own per-round standings and compared with
 the fast path's row of the same game.
@@ -22,34 +22,7 @@ from engines.rum_and_pirates import GAME
 from engines.rum_and_pirates import reference as ref
 from engines.rum_and_pirates.rules import Rules
 
-# ---------------------------------------------------------------- (a) hand-made standings
-
-
-@pytest.mark.parametrize(("standing", "want"), [
-    ([10, 5, 3], 0),
-    ([3, 9], 1),
-    ([5, 5, 1], -1),          # the top shared
-    ([7, 3, 3], 0),           # a tie below the top does not matter
-    ([0, 0, 0, 0, 0], -1),    # before anybody scored
-    ([1, 2, 3, 3], -1),
-    ([-2, -4], 0),            # scorpions: standings may be negative
-])
-def test_leader(standing, want):
-    assert ref.leader(standing) == want
-
-
-@pytest.mark.parametrize(("standings", "changes", "half"), [
-    ([[3, 1]], 0, -1),                                        # R = 1: no half time
-    ([[3, 1], [1, 3]], 1, 0),                                 # R = 2: half time is round 1
-    ([[3, 1], [2, 2], [1, 3]], 1, 0),                         # A, tie, B: one change
-    ([[5, 1, 0], [6, 2, 0], [1, 9, 0], [9, 1, 0]], 2, 0),     # A, A, B, A: two
-    ([[3, 1], [2, 2], [4, 1]], 0, 0),                         # A, tie, A: none
-    ([[1, 1], [1, 1], [2, 1], [0, 3]], 1, -1),                # tie, tie, A, B; half shared
-    ([[0, 0], [2, 2], [3, 3], [4, 4], [5, 5]], 0, -1),        # never a leader
-    ([[0, 1, 0], [0, 0, 2], [3, 0, 0], [0, 4, 0], [5, 0, 0]], 4, 2),  # B C A B A, half C
-])
-def test_lead_story(standings, changes, half):
-    assert ref.lead_story(standings) == (changes, half)
+# (a) the hand-made standings of leader and lead_story: tests/test_standings.py
 
 
 # ---------------------------------------------------------------- (b) ranges, fast path

@@ -7,7 +7,7 @@ strictly on top (-1 when shared); the half-time leader is the leader after round
 ``rounds // 2``; a lead change is a round end whose leader is a seat other than the last
 seat leader (shared tops skipped).
 
-(a) the reference's leader and lead-change functions on hand-made standings; (b) the
+(a) leader and lead_story on hand-made standings: tests/test_standings.py; (b) the
 columns' ranges over thousands of fast-path games at every player count; (c) both columns
 recomputed, independently, from the reference's own per-round standings and compared with
 the fast path's row of the same game.
@@ -23,39 +23,7 @@ from engines.rum_rebellion import GAME
 from engines.rum_rebellion import reference as ref
 from engines.rum_rebellion.rules import Rules
 
-# ---------------------------------------------------------------- (a) hand-made standings
-
-
-@pytest.mark.parametrize(("standing", "want"), [
-    ([10, 5, 3], 0),
-    ([3, 9], 1),
-    ([5, 5, 1], -1),          # the top shared
-    ([7, 3, 3], 0),           # a tie below the top does not matter
-    ([4, 4, 4, 4], -1),
-    ([1, 2, 3, 3], -1),
-    ([2025, 1030, 3000], 2),  # the winner's stage 3
-    ([-20, -5], 1),           # net barrels may be negative
-])
-def test_leader(standing, want):
-    assert ref.leader(standing) == want
-
-
-@pytest.mark.parametrize(("standings", "changes", "half"), [
-    ([[3, 1]], 0, -1),                                        # R = 1: no half time
-    ([[3, 1], [1, 3]], 1, 0),                                 # R = 2: half time is round 1
-    ([[3, 1], [2, 2], [1, 3]], 1, 0),                         # A, tie, B: one change
-    ([[5, 1, 0], [6, 2, 0], [1, 9, 0], [9, 1, 0]], 2, 0),     # A, A, B, A: two
-    ([[3, 1], [2, 2], [4, 1]], 0, 0),                         # A, tie, A: none
-    ([[1, 1], [1, 1], [2, 1], [0, 3]], 1, -1),                # tie, tie, A, B; half shared
-    ([[1, 1], [2, 2], [3, 3]], 0, -1),                        # never a leader
-    ([[0, 1, 0], [0, 0, 2], [3, 0, 0], [0, 4, 0], [5, 0, 0]], 4, 2),  # B C A B A, half C
-])
-def test_lead_story(standings, changes, half):
-    assert ref.lead_story(standings) == (changes, half)
-
-
-def test_no_rounds_noted():
-    assert ref.lead_story([]) == (0, -1)
+# (a) the hand-made standings of leader and lead_story: tests/test_standings.py
 
 
 # ---------------------------------------------------------------- (b) ranges, fast path
