@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -100,7 +100,6 @@ class LadderAnswer:
     sentences: list[str]
     method: str
     solo: bool
-    runs: list[str] = field(default_factory=list)  # the labels of the runs it came from
 
 
 def ladder(rungs: Sequence[MatchupAnswer]) -> LadderAnswer:

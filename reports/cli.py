@@ -387,6 +387,10 @@ def thresholds(
 
 # ---------------------------------------------------------------- seats
 
+# One player count or several (seats and plan seats).
+PlayerCountsOpt = Annotated[str | None, typer.Option(
+    "--players", "-p", help="number of players (default: the game's), or several: '2..5' or "
+                            "'2,4'")]
 
 @app.command()
 def seats(
@@ -394,9 +398,7 @@ def seats(
     n: Annotated[str | None, typer.Option(
         "--games", "-n", help="how many games (1e6, 250_000 ...); default 100_000, or with "
                               "--precision as many as it needs (-n then sets a minimum)")] = None,
-    players: Annotated[str | None, typer.Option(
-        "--players", "-p", help="number of players (default: the game's), or several: "
-                                "'2..5' or '2,4'")] = None,
+    players: PlayerCountsOpt = None,
     policy: PolicyOpt = None,
     rule: RuleOpt = None,
     preset: PresetOpt = None,
@@ -763,9 +765,7 @@ def plan_seats(
     n: Annotated[str | None, typer.Option(
         "--games", "-n", help="instead of --precision: how long this many games take "
                               "(as `rumsim seats -n`)")] = None,
-    players: Annotated[str | None, typer.Option(
-        "--players", "-p", help="number of players (default: the game's), or several: "
-                                "'2..5' or '2,4'")] = None,
+    players: PlayerCountsOpt = None,
     policy: PolicyOpt = None,
     rule: RuleOpt = None,
     preset: PresetOpt = None,

@@ -92,8 +92,7 @@ class Feel(SettingsSection):
                 alt="comeback, close-finish and lead-change shares per setting with intervals",
                 caption=f"Dots: share; whiskers: 95% intervals. Comeback: won by a seat that "
                         f"was not the sole leader at half time. Close finish: the winner's "
-                        f"margin at most {self.close:g} {self.unit}. From the runs "
-                        + ", ".join(f"'{s.meta.get('label')}'" for s in answer) + ".")
+                        f"margin at most {self.close:g} {self.unit}.")
         for players in dict.fromkeys(s.players for s in answer):
             part = [s for s in answer if s.players == players]
             stats = list(dict.fromkeys(st for s in part for st in s.table["statistic"]))
@@ -104,9 +103,7 @@ class Feel(SettingsSection):
                     cells.get(st, "") for st in stats]
             n = ", ".join(f"{s.meta.get('games', 0):,}" for s in part)
             page.table(frame, caption=f"{players} players: how the game feels, 95% intervals "
-                                      f"(games: {n}; runs "
-                                      + ", ".join(f"'{s.meta.get('label')}'" for s in part)
-                                      + ")")
+                                      f"(games: {n})")
 
     def methods(self, answer: list[FeelSetting]) -> list[str]:
         defs = "; ".join(f"{m.name}: {m.definition} ({m.source})" for m in METRICS)

@@ -107,7 +107,6 @@ class Ladder(Section):
             rungs = self.rungs()
             answer = ladder([by_rung[k].answer(rungs[k].focal, rungs[k].field)
                              for k in sorted(by_rung)])
-        answer.runs = [r.meta.get("label", "") for r in runs.values() if self.key in r.tallies]
         return answer
 
     def tables(self, answer: LadderAnswer) -> dict[str, pd.DataFrame]:
@@ -119,7 +118,6 @@ class Ladder(Section):
         if not len(t):
             page.paragraph("The skill ladder's runs were not played for this page.", css="note")
             return
-        source = "From the runs " + ", ".join(f"'{x}'" for x in answer.runs) + "."
         if answer.solo:
             rows = pd.DataFrame([
                 {"label": f"{r['stronger']} vs {r['weaker']}: {part}",
@@ -131,8 +129,7 @@ class Ladder(Section):
                 percent=True),
                 alt="share of score variance from the deal, the policy and the rest per rung",
                 caption="Dots: share of the variance of a game's score due to the deal, the "
-                        "choice of policy, and the rest; whiskers: 95% jackknife intervals. "
-                        + source)
+                        "choice of policy, and the rest; whiskers: 95% jackknife intervals.")
             page.table(pd.DataFrame({
                 "rung": [f"{a} vs {b}" for a, b in zip(t["stronger"], t["weaker"],
                                                         strict=True)],
@@ -160,7 +157,7 @@ class Ladder(Section):
                 alt="win share of the stronger policy per rung of the ladder",
                 caption="Dots: the stronger policy's win share (one seat among the weaker, "
                         "rotated); whiskers: 95% intervals clustered by deal; dashed: an "
-                        "equal player's share 1/P. " + source)
+                        "equal player's share 1/P.")
             page.table(pd.DataFrame({
                 "rung": [f"{a} among {b}" for a, b in zip(t["stronger"], t["weaker"],
                                                            strict=True)],

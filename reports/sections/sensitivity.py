@@ -12,7 +12,7 @@ in lockstep), with a figure, a table and a sentence per variant.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -34,7 +34,6 @@ class SensitivityAnswer:
 
     seats: list[SeatSensitivity]
     policies: tuple[str, ...]
-    runs: list[str] = field(default_factory=list)  # the labels of the runs it came from
     first: str = "the first player"
 
     @property
@@ -66,17 +65,16 @@ class Sensitivity(SettingsSection):
     def analyse(self, info, results) -> SensitivityAnswer:
         self.function(info)  # refuses a game the analysis does not apply to
         named = [(r, t) for r, t, _ in self.compared(info, results) if t is not None]
-        views, labels = {}, []
+        views = {}
         for r, t in named:
             judged = t.by_place if t.by_place is not None else t.by_seat
             answer = judged.answer(self.margin, same_policy=True, meta=r.meta)
             name = policy_of(r.meta).split(":")[0]
             views.setdefault(int(r.meta["players"]), {})[name] = seat_view(name, answer)
-            labels.append(r.meta.get("label", ""))
         order = list(self.policies or dict.fromkeys(p for v in views.values() for p in v))
         seats = [seat_sensitivity([v[p] for p in order if p in v], self.first)
                  for _, v in sorted(views.items()) if len(v) > 1]
-        return SensitivityAnswer(seats, tuple(order), labels, self.first)
+        return SensitivityAnswer(seats, tuple(order), self.first)
 
     def tables(self, answer: SensitivityAnswer) -> dict[str, pd.DataFrame]:
         if not answer.seats:
@@ -101,8 +99,7 @@ class Sensitivity(SettingsSection):
                 reference=0.0, percent=True),
                 alt="first player's edge per player count and policy with intervals",
                 caption="Dots: the edge; whiskers: 95% Wilson intervals (shifted by 1/P); "
-                        "dashed: no edge. From the runs "
-                        + ", ".join(f"'{x}'" for x in answer.runs) + ".")
+                        "dashed: no edge.")
         page.bullets(answer.sentences, css="answer")
 
     def methods(self, answer: SensitivityAnswer) -> list[str]:
@@ -119,7 +116,6 @@ class VariantSensitivityAnswer:
     shifts: pd.DataFrame
     sentences: list[str]
     players: int
-    runs: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -164,16 +160,15 @@ class VariantSensitivity(Section):
 
         self.function(info)  # refuses a game the analysis does not apply to
         runs = tallied(info, (self,), results)
-        by_policy, games, labels = {}, {}, []
+        by_policy, games = {}, {}
         for r in runs.values():
             t = r.tallies.get(self.key)
             if isinstance(t, EdgeShiftTally):
-                labels.append(r.meta.get("label", ""))
                 if t.policy not in by_policy:
                     by_policy[t.policy], games[t.policy] = t.shifts(), t.n
         by_policy = {p: by_policy[p] for p in self.policies if p in by_policy}
         shifts, sentences = edge_shifts(by_policy, games, self.players)
-        return VariantSensitivityAnswer(shifts, sentences, self.players, labels)
+        return VariantSensitivityAnswer(shifts, sentences, self.players)
 
     def tables(self, answer: VariantSensitivityAnswer) -> dict[str, pd.DataFrame]:
         return {"variant_sensitivity": answer.shifts} if len(answer.shifts) else {}
@@ -194,7 +189,7 @@ class VariantSensitivity(Section):
             alt="each variation's change of the first player's win share per policy",
             caption="Dots: paired change of the first player's win share (variation minus "
                     f"{self.base} rules, same games); whiskers: 95% intervals; dashed: no "
-                    "change. From the runs " + ", ".join(f"'{x}'" for x in answer.runs) + ".")
+                    "change.")
         page.table(pd.DataFrame({
             "variant": f["variant"], "policy": f["policy"], "games": f["games"],
             "change, pp [95% CI]": [f"{100 * a:+.2f} [{100 * b:+.2f}, {100 * c:+.2f}]"
