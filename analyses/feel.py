@@ -27,7 +27,6 @@ these are intervals over games.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -40,7 +39,6 @@ from analyses.stats import (
     CONFIDENCE,
     Interval,
     mean_interval_from_moments,
-    order_statistic_ranks,
     ratio_interval_from_moments,
     wilson_interval,
 )
@@ -143,20 +141,6 @@ def _mean(counts: ValueCounts, confidence: float) -> Interval:
                                       confidence)
 
 
-def _quantile(counts: ValueCounts, q: float, confidence: float) -> Interval:
-    """The q-quantile (inverted CDF) with the order-statistic interval, from value counts."""
-    n = counts.size
-    if n == 0:
-        return Interval(math.nan, math.nan, math.nan)
-    low, high = order_statistic_ranks(n, q, confidence)
-    cum = np.cumsum(counts.counts)
-
-    def at(rank: int) -> float:
-        return float(counts.values[np.searchsorted(cum, rank)])
-
-    return Interval(counts.quantile(q), at(low), at(high))
-
-
 def _share(k: int, n: int, confidence: float) -> Interval:
     return wilson_interval(k, n, confidence)
 
@@ -181,9 +165,9 @@ def length(t: FeelTally, confidence: float = CONFIDENCE) -> pd.DataFrame:
         if counts.size == 0:
             continue
         rows += [_row("length", f"mean {unit}", _mean(counts, confidence), unit, MEAN),
-                 _row("length", f"median {unit}", _quantile(counts, 0.5, confidence), unit,
+                 _row("length", f"median {unit}", counts.quantile_interval(0.5, confidence), unit,
                       QUANTILE),
-                 _row("length", f"90th percentile {unit}", _quantile(counts, 0.9, confidence),
+                 _row("length", f"90th percentile {unit}", counts.quantile_interval(0.9, confidence),
                       unit, QUANTILE)]
     return pd.DataFrame(rows)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyses.stats import CONFIDENCE, z_value
+from analyses.stats import CONFIDENCE, Interval, order_statistic_ranks, z_value
 
 
 class ValueCounts:
@@ -86,6 +86,20 @@ class ValueCounts:
         # numpy's rank, rounding included: ceil of the floating-point n * q, within 1..n.
         rank = min(max(math.ceil(n * q), 1), n)
         return float(self.values[np.searchsorted(np.cumsum(self.counts), rank)])
+
+    def quantile_interval(self, q: float, confidence: float = CONFIDENCE) -> Interval:
+        """The q-quantile (:meth:`quantile`) with its distribution-free order-statistic
+        interval (``analyses.stats.order_statistic_ranks``), read off the counts."""
+        n = self.size
+        if n == 0:
+            return Interval(math.nan, math.nan, math.nan)
+        low, high = order_statistic_ranks(n, q, confidence)
+        cum = np.cumsum(self.counts)
+
+        def at(rank: int) -> float:
+            return float(self.values[np.searchsorted(cum, rank)])
+
+        return Interval(self.quantile(q), at(low), at(high))
 
     def min(self) -> float:
         return float(self.values[0]) if self.values.size else math.nan
