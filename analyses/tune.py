@@ -1,0 +1,339 @@
+"""Rule tuning: which setting of the knobs best meets the goals, with intervals.
+
+``tune`` turns goals (``analyses.goals``) and knobs (``analyses.knobs``) into
+candidate rule sets, races them on common random numbers
+(``analyses.racing``; a space too large to race whole is first screened by
+Optuna, ``analyses.screening``), and answers with a ``TuneAnswer``: the best
+setting with each goal metric's interval, every setting the race could not
+tell apart from it, and what the best setting moves against the current
+rules (length, each place's or seat's share, ties, score range), each as a
+paired difference on the same games with its interval.
+
+Everything is a function of the arguments: the games are fixed by the seed
+and their indices, the sums are exact integers, and Optuna is seeded, so the
+answer is the same whatever the workers, chunks or backend.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import stats as st
+
+from analyses.goals import Goal, Layout, Metric, check_goals, parse_goal, side_metrics
+from analyses.knobs import (
+    Knob,
+    base_values,
+    check_knobs,
+    grid,
+    grid_size,
+    label,
+    parse_knob,
+    rules_for,
+)
+from analyses.racing import ALPHA, Arena, Objective, Race, race
+from analyses.screening import screen
+from analyses.stats import holm
+from engines._rules import RulesError
+from simulate.errors import UserError
+
+MAX_GRID = 64      # settings raced whole; more (or a float knob) are screened first
+FINALISTS = 8      # settings the screening sends on to the race (the current rules join)
+TRIALS = 96        # settings the screening proposes (default)
+CONFIDENCE = 0.95  # the intervals shown (per comparison)
+
+
+def simulate_arena(info, players: int, policies, seed: int, workers: int | None = None,
+                   backend: str = "fast", cluster=None, progress: bool | None = None) -> Arena:
+    """An arena that plays rule sets in lockstep with ``simulate.run`` (no rows kept)."""
+    import simulate
+
+    def arena(rules, first_game, games, take, label):
+        one = len(rules) == 1
+        res = simulate.run(info, games, rules=rules[0] if one else tuple(rules),
+                           policies=policies, players=players, seed=seed, workers=workers,
+                           backend=backend, progress=progress, first_game=first_game,
+                           on_chunk=(lambda f: take([f])) if one else take, keep=False,
+                           label=label, cluster=cluster)
+        return res.meta
+
+    return arena
+
+
+@dataclass
+class TuneAnswer:
+    """A tuning's answer for one player count (see the module)."""
+
+    game: str
+    players: int
+    policies: str
+    goals: list[Goal]
+    knobs: list[Knob]
+    labels: list[str]
+    values: list[tuple]
+    race: Race
+    skipped: list[str]
+    seed: int
+    screening: dict | None = None
+    seconds: float = 0.0
+    side: list[dict] = field(default_factory=list)
+
+    # ------------------------------------------------------------ figures
+
+    @property
+    def best(self) -> int:
+        return self.race.best
+
+    @property
+    def tied(self) -> list[int]:
+        """Survivors other than the best: the race could not tell them from it."""
+        return [i for i in self.race.survivors if i != self.best]
+
+    @property
+    def played(self) -> int:
+        return self.race.played + (self.screening or {}).get("played", 0)
+
+    @property
+    def saved(self) -> float:
+        full = self.race.full_cost
+        return 1 - self.race.played / full if full else 0.0
+
+    def goal_rows(self, arm: int) -> list[dict]:
+        t, out = self.race.tally, []
+        for g in self.goals:
+            est = g.metric.estimate(t, arm)
+            lo, hi = g.metric.interval(t, arm, 1 - CONFIDENCE)
+            row = {"goal": g.text(), "metric": g.metric.name, "estimate": est, "low": lo,
+                   "high": hi, "unit": g.metric.unit, "method": g.metric.method()}
+            if g.constraint:
+                row["constraint"] = g.met(lo, hi)
+            out.append(row)
+        return out
+
+    def status(self, arm: int) -> str:
+        if arm == self.best:
+            return "best"
+        if self.race.alive[arm]:
+            return "not told apart from the best"
+        return f"dropped at look {self.race.dropped_at[arm]}: {self.race.reason[arm]}"
+
+    # ------------------------------------------------------------ outputs
+
+    def rows(self) -> pd.DataFrame:
+        """One row per candidate: its knob values, status, games and goal metrics."""
+        t, out = self.race.tally, []
+        for i, lab in enumerate(self.labels):
+            row = {"players": self.players, "setting": lab}
+            for k, v in zip(self.knobs, self.values[i], strict=True):
+                row[k.name] = k.show(v) if v is not None else ""
+            row.update({"status": self.status(i), "games": t.n(i),
+                        "objective": self.race.objective.point(t, i)})
+            for g in self.goal_rows(i):
+                row.update({f"{g['metric']}": g["estimate"], f"{g['metric']}_low": g["low"],
+                            f"{g['metric']}_high": g["high"]})
+            out.append(row)
+        return pd.DataFrame(out)
+
+    def to_json(self) -> dict:
+        r = self.race
+        return {
+            "game": self.game, "players": self.players, "policies": self.policies,
+            "goals": [g.text() for g in self.goals], "knobs": [k.name for k in self.knobs],
+            "best": {"setting": self.labels[self.best], "goals": self.goal_rows(self.best)},
+            "not_told_apart": [{"setting": self.labels[i], "goals": self.goal_rows(i)}
+                               for i in self.tied],
+            "moves": self.side,
+            "candidates": self.rows().to_dict(orient="records"),
+            "race": {"error_rate": r.alpha, "per_interval_miss": r.miss,
+                     "looks_max": r.looks_max, "looks": [vars(x) for x in r.looks],
+                     "games_played": r.played, "games_to_play_all": r.full_cost,
+                     "saved": self.saved, "first_game": r.first_game,
+                     "interrupted": r.interrupted, "none_feasible": r.none_feasible},
+            "screening": self.screening, "skipped": self.skipped, "seed": self.seed,
+            "games_played": self.played, "seconds": self.seconds,
+            "confidence": CONFIDENCE,
+        }
+
+    def render_text(self) -> str:
+        r = self.race
+        lines = [f"Tuning {self.game} at {self.players} player"
+                 f"{'s' if self.players > 1 else ''} ({self.policies}): "
+                 f"{len(self.labels)} settings of {', '.join(k.name for k in self.knobs)}",
+                 "Goals: " + "; ".join(g.text() for g in self.goals), ""]
+        if r.none_feasible:
+            lines += ["No setting meets the constraints: every one left was shown to break "
+                      "one (below, each setting's figures).", ""]
+        lines.append(f"Recommendation: {self.labels[self.best]}")
+        lines += [f"  {_goal_line(g)}" for g in self.goal_rows(self.best)]
+        if self.tied:
+            lines += ["", f"Not told apart from it ({len(self.tied)}; the race could not show "
+                      "them worse):"]
+            for i in self.tied:
+                lines.append(f"  {self.labels[i]}: "
+                             + "; ".join(_goal_line(g, short=True) for g in self.goal_rows(i)))
+        if self.side:
+            current = self.labels[r.base].removesuffix(" (the current rules)")
+            lines += ["", f"What it moves against the current rules ({current}), "
+                      "paired on the same games (95% intervals; 'moves' after Holm over "
+                      "these rows):"]
+            width = max(len(s["metric"]) for s in self.side)
+            for s in self.side:
+                lines.append(f"  {s['metric']:<{width}}  {_fmt(s['current'], s['unit'])} -> "
+                             f"{_fmt(s['best'], s['unit'])}  change {_fmt(s['change'], s['unit'], True)} "
+                             f"[{_fmt(s['low'], s['unit'], True)}, "
+                             f"{_fmt(s['high'], s['unit'], True)}]  "
+                             f"{s['verdict']}")
+        dropped = [i for i in range(len(self.labels)) if not r.alive[i]]
+        lines += ["", f"Race: {len(r.looks)} looks, games per setting "
+                  + ", ".join(f"{x.games:,} ({x.racing} racing)" for x in r.looks)
+                  + f"; {len(dropped)} settings dropped."]
+        lines.append(f"Error rate: the truly best of the raced settings is dropped with "
+                     f"probability at most {r.alpha:.0%} (Bonferroni: each interval of a "
+                     f"comparison misses with probability {r.miss:.2g}, over at most "
+                     f"{r.looks_max} looks).")
+        lines.append(f"Games: {self.played:,} played"
+                     + (f" ({self.screening['played']:,} screening {self.screening['tried']} "
+                        f"settings with Optuna TPE on the same {self.screening['games']:,} "
+                        "games each, then the race on fresh games)" if self.screening else "")
+                     + f"; playing all {len(self.labels)} raced settings to "
+                     f"{r.full_cost // max(len(self.labels), 1):,} games would take "
+                     f"{r.full_cost:,}: racing saved {self.saved:.0%}. {self.seconds:.0f} s.")
+        if self.skipped:
+            lines.append(f"Skipped {len(self.skipped)} impossible settings, e.g. "
+                         f"{self.skipped[0]}")
+        if r.interrupted:
+            lines.append("Interrupted: the answer rests on the looks that finished.")
+        lines.append("Intervals: 95% per comparison; " + "; ".join(
+            sorted({f"{g.metric.name}: {g.metric.method()}" for g in self.goals})) + ".")
+        return "\n".join(lines)
+
+
+def _fmt(x: float | None, unit: str, change: bool = False) -> str:
+    """A figure as read: gaps and changes signed, shares and gaps in points x100."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    if unit in ("pp", "%"):
+        signed = change or unit == "pp"
+        return f"{100 * x:+.1f} pp" if signed else f"{100 * x:.1f}%"
+    return f"{x:+.2f}" if change else f"{x:.2f}"
+
+
+def _goal_line(g: dict, short: bool = False) -> str:
+    unit = g["unit"]
+    text = (f"{g['metric']} {_fmt(g['estimate'], unit)} [{_fmt(g['low'], unit)}, "
+            f"{_fmt(g['high'], unit)}]")
+    if "constraint" in g:
+        text += f" ({g['constraint']})"
+    return text
+
+
+# ---------------------------------------------------------------- the tuning
+
+def tune(info, players: int, base_overrides: dict, goals: list[str], knobs: list[str],
+         arena: Arena, budget: int, policies_label: str, alpha: float = ALPHA,
+         seed: int = 0, max_grid: int = MAX_GRID, first: int | None = None,
+         trials: int = TRIALS) -> TuneAnswer:
+    """Tune ``knobs`` toward ``goals`` at ``players`` within ``budget`` games in all."""
+    start = time.perf_counter()
+    cls = info.rules_cls
+    layout = Layout.of(info, players)
+    goal_list = [parse_goal(g, layout) for g in goals]
+    check_goals(goal_list)
+    knob_list = [parse_knob(cls, k) for k in knobs]
+    check_knobs(knob_list)
+    if not 0 < alpha < 0.5:
+        raise UserError(f"--error-rate must lie between 0 and 0.5, not {alpha:g}")
+    base = cls.from_overrides(base_overrides)
+    try:
+        base.check_players(players)
+    except RulesError as exc:
+        raise UserError(str(exc)) from None
+    objective = Objective(tuple(goal_list))
+    skipped: list[str] = []
+
+    def make(values):
+        try:
+            return rules_for(cls, base_overrides, base, knob_list, values, players)
+        except RulesError as exc:
+            skipped.append(f"{label(knob_list, values)} ({exc})")
+            return None
+
+    screening = None
+    first_game = 0
+    size = grid_size(knob_list)
+    if size <= max_grid:
+        settings = grid(knob_list)
+    else:
+        games = max(200, budget // 2 // trials // 100 * 100)
+        found = screen(arena, knob_list, make, layout, objective, trials, games, seed)
+        settings = found.finalists(FINALISTS)
+        screening = {"tried": len(found.tried), "games": games, "played": found.played,
+                     "settings": "infinite" if math.isinf(size) else int(size),
+                     "sampler": "Optuna TPE (multivariate, seeded)"}
+        first_game = games
+        budget -= found.played
+        if found.interrupted:
+            raise UserError("interrupted during the screening; nothing was raced")
+    rules, labels, values = [base], [_current(knob_list, base)], [base_values(knob_list, base)]
+    for v in settings:
+        r = make(v)
+        if r is None:
+            continue
+        if r == base:
+            labels[0] = label(knob_list, v) + " (the current rules)"
+            values[0] = v
+            continue
+        rules.append(r)
+        labels.append(label(knob_list, v))
+        values.append(v)
+    if len(rules) < 2:
+        raise UserError("the knobs give no setting other than the current rules"
+                        + (f" ({len(skipped)} impossible, e.g. {skipped[0]})" if skipped else ""))
+    if budget < 2 * len(rules) * 200:
+        raise UserError(f"--budget {budget:,} is too small for {len(rules)} settings: give at "
+                        f"least {2 * len(rules) * 200:,} games")
+    raced = race(arena, rules, labels, layout, objective, budget, alpha, first=first,
+                 first_game=first_game, base=0)
+    answer = TuneAnswer(info.title, players, policies_label, goal_list, knob_list, labels,
+                        values, raced, skipped, seed, screening)
+    answer.side = moves(raced, side_metrics(layout), answer.best)
+    answer.seconds = time.perf_counter() - start
+    return answer
+
+
+def _current(knobs: list[Knob], base) -> str:
+    v = base_values(knobs, base)
+    return (label(knobs, v) if all(x is not None for x in v) else base.describe()) + \
+        " (the current rules)"
+
+
+def moves(raced: Race, metrics: list[Metric], best: int) -> list[dict]:
+    """Each side metric at the current rules and at the best setting, and the paired change
+    with its 95% interval; 'moves' where the change's Holm-adjusted p is below 5%."""
+    t, base = raced.tally, raced.base
+    if best == base:
+        return []
+    rows, ps = [], []
+    z = st.norm.ppf(0.5 + CONFIDENCE / 2)
+    for m in metrics:
+        d = m.paired(t, best, base, 1 - CONFIDENCE)
+        if d is None:
+            continue
+        change = m.estimate(t, best) - m.estimate(t, base)
+        se = (d[1] - d[0]) / (2 * z)
+        p = 1.0 if se == 0 and change == 0 else 0.0 if se == 0 else \
+            float(2 * st.norm.sf(abs(change) / se))
+        rows.append({"metric": m.name, "label": m.label, "unit": m.unit,
+                     "current": m.estimate(t, base), "best": m.estimate(t, best),
+                     "change": change, "low": d[0], "high": d[1], "p": p})
+        ps.append(p)
+    if rows:
+        adjusted = holm(np.asarray(ps))
+        for row, p in zip(rows, adjusted, strict=True):
+            row["p_holm"] = float(p)
+            row["verdict"] = "moves" if p < 1 - CONFIDENCE else "not shown to move"
+    return rows
