@@ -1107,6 +1107,84 @@ def variants(
 
 
 @app.command()
+def tune(
+    game: GameArg,
+    goal: Annotated[list[str] | None, typer.Option(
+        "--goal", help="METRIC=TARGET (aim at it), METRIC<=BOUND or METRIC>=BOUND (a "
+                       "constraint), optionally ':weight=W'; shares as 0.02 or 2pp; metrics: "
+                       "first_player_edge, place_gap[K], seat_gap[K], max_place_gap, "
+                       "max_seat_gap, mean_rounds, median_rounds, mean_turns, median_turns, "
+                       "tie_share, score_range, capped_share, mean_score, win_share, "
+                       "band_distance[SPLIT] (repeatable)")] = None,
+    knob: Annotated[list[str] | None, typer.Option(
+        "--knob", help="a rule option to turn: OPTION (every value of a bool or choice), "
+                       "OPTION=V1,V2, OPTION=LOW..HIGH, or list entries OPTION[I]=... / "
+                       "OPTION[I:]=... (repeatable)")] = None,
+    players: PlayerCountsOpt = None,
+    policy: PolicyOpt = None,
+    rule: RuleOpt = None,
+    preset: PresetOpt = None,
+    rules_file: RulesFileOpt = None,
+    budget: Annotated[str, typer.Option(
+        "--budget", help="games to play in all, per player count (screening and race)")]
+        = "400_000",
+    error_rate: Annotated[float, typer.Option(
+        "--error-rate", help="the chance the race drops the truly best setting")] = 0.05,
+    trials: Annotated[int, typer.Option(
+        "--trials", min=8, max=10_000, help="settings Optuna proposes when the knobs span "
+                                            "more than 64 settings or a float range")] = 96,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    fmt: FormatOpt = "table",
+    out: CsvOutOpt = None,
+    cluster: ClusterOpt = None,
+    scheduler: SchedulerOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Tune rule options toward goals: race every setting of the knobs on the same games,
+    drop those shown worse (at a stated error rate), and answer with the best setting, the
+    ones that cannot be told apart from it and what the change moves, each with intervals."""
+    import pandas as pd
+
+    from analyses.tune import simulate_arena
+    from analyses.tune import tune as tune_rules
+
+    check_format(fmt)
+    info = get_game(game)
+    counts = player_counts(info, players)
+    base = build_rules(info, preset, rules_file, rule)
+    overrides = base.changed()
+    n_budget = parse_count(budget)
+    _check_csv_out(out)
+    answers = []
+    with playing(cluster, scheduler, None, False) as (where, _):
+        for p in counts:
+            policies = info.seat_policies(policy, p)
+            label = ",".join(dict.fromkeys(x.label() for x in policies))
+            arena = simulate_arena(info, p, policies, seed, workers, cluster=where,
+                                   progress=progress_flag(quiet))
+            answer = tune_rules(info, p, overrides, goal or [], knob or [], arena, n_budget,
+                                label, alpha=error_rate, seed=seed, trials=trials)
+            answers.append(answer)
+            if answer.race.interrupted:
+                break
+    cut = [a for a in answers if a.race.interrupted]
+    partial = None
+    if cut or len(answers) < len(counts):
+        partial = Partial.of(None, [f"{p} players" for p in counts[len(answers):]],
+                             "player count", [f"{p} players" for p in counts])
+        if cut:
+            partial = Partial(f"interrupted at {cut[0].players} players; that answer rests "
+                              "on the looks that finished"
+                              + (f"; not played: {', '.join(partial.not_played)}"
+                                 if partial and partial.not_played else ""))
+    csv_text = pd.concat([a.rows() for a in answers]).to_csv(index=False)
+    data = {"answers": [a.to_json() for a in answers]}
+    _emit_answer(out, fmt, csv_text, data,
+                 lambda: "\n\n".join(a.render_text() for a in answers), partial)
+
+
+@app.command()
 def matchup(
     game: GameArg,
     policy: Annotated[str, typer.Option("--policy", help="the focal policy, e.g. 'rollout' or "
