@@ -79,6 +79,8 @@ HOUSE_RULES = [
     {"exact_start_bonus": 4},
     {"coup_delay": "next_turn_any"},
     {"coup_delay": "none"},
+    {"start_barrels_by_seat": (0, 1, 2, 3, 0, 0)},
+    {"start_barrels_by_seat": (0, 3, 3, 3, 3, 3)},
 ]
 
 OTHER_OPTIONS = [
@@ -95,6 +97,10 @@ OTHER_OPTIONS = [
     {"bond_store_supply": 50, "store_empty_vote_price": 3, "max_rounds": 80},
     {"bond_store_seat": 1, "bond_store_bonus": 5},
     {"bond_store_seat": 0, "bond_store_bonus": 0},
+    {"start_barrels_by_seat": (0, 3, 3, 3, 3, 3), "bond_store_supply": 15, "max_rounds": 60},
+    {"start_barrels_by_seat": (100, 0, 50, 7, 0, 100), "bond_store_supply": "unlimited"},
+    {"start_barrels_by_seat": (0, 5, 10, 15, 20, 25), "bond_store_seat": 2,
+     "store_shortfall": "pay_nothing"},
     {"income_convict": 1, "income_ticket_of_leave": 2, "income_captain": 3, "income_major": 6,
      "major_vote_option_barrels": 1},
     {"start_landing_counts_as_pass": False},
@@ -159,6 +165,10 @@ def _ids(overrides):
     return ",".join(f"{k}={v}" for k, v in overrides.items())[:70]
 
 
+def _ids_of(values):
+    return "".join(map(str, values))
+
+
 def _seat_sets(overrides):
     players = 2 if overrides.get("tickets_per_player") == 3 else 4
     return ((players, "threshold"), (5, "random"), (3, "blocker,random,threshold"),
@@ -177,6 +187,23 @@ def test_other_options(overrides):
     rules = Rules.from_overrides(overrides)
     for players, policy in _seat_sets(overrides):
         assert_same(rules, policy, players, 29, 8)
+
+
+@pytest.mark.parametrize("start", [(0, 1, 2, 3, 0, 0), (0, 3, 3, 3, 3, 3)], ids=_ids_of)
+@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("policy", ["random", "threshold", "blocker"])
+def test_start_barrels_by_seat_every_policy(players, policy, start):
+    assert_same(Rules(start_barrels_by_seat=start), policy, players, 37 + players, 60)
+
+
+@pytest.mark.parametrize(("players", "mix"), [
+    (2, "random,blocker"),
+    (4, "threshold:risk=0,threshold:risk=1,blocker,random"),
+    (6, "random,random,threshold,blocker,threshold:risk=0.9,blocker:risk=0"),
+])
+def test_start_barrels_by_seat_policy_mixes(players, mix):
+    for start in ((0, 1, 2, 3, 0, 0), (0, 3, 3, 3, 3, 3)):
+        assert_same(Rules(start_barrels_by_seat=start), mix, players, 13, 60)
 
 
 def test_every_rule_option_is_exercised():

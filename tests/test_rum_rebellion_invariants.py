@@ -310,6 +310,8 @@ HOUSE_RULES = [
     {"bond_store_supply": 40, "store_empty_vote_sale": "once_per_event", "max_rounds": 60},
     {"bond_store_supply": 40, "store_empty_vote_sale": "off", "max_rounds": 60},
     {"bond_store_seat": 1, "bond_store_bonus": 5},
+    {"start_barrels_by_seat": (0, 1, 2, 3, 0, 0), "bond_store_supply": "unlimited"},
+    {"start_barrels_by_seat": (0, 3, 3, 3, 3, 3), "bond_store_supply": 12, "max_rounds": 60},
     {"income_convict": 1, "income_ticket_of_leave": 2, "income_captain": 3, "income_major": 6,
      "major_vote_option_barrels": 1},
     {"start_landing_counts_as_pass": False},

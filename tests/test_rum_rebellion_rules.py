@@ -839,6 +839,52 @@ def test_starting_level_variation_deals_tickets_free():
         assert pl.barrels == (1 if pl.seat == t.bond_store_seat else 0) and pl.votes == 20
 
 
+@pytest.mark.parametrize("supply", [160, "unlimited"])
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_start_barrels_by_seat_are_taken_from_the_store_at_setup(players, supply):
+    extra = (0, 1, 2, 3, 4, 5)
+    tables, calls = [], []
+    for start in ((0,) * 6, extra):
+        world = Recorder(Rng(5, 0, WORLD))
+        rules = Rules(bond_store_supply=supply, start_barrels_by_seat=start)
+        t = ref.new_table(rules, players, [ThresholdPolicy()] * players, world)
+        ref.setup(t)
+        tables.append(t)
+        calls.append(world.calls)
+    usual, t = tables
+    assert calls[1] == calls[0]             # no draw added, removed or moved
+    assert t.bond_store_seat == usual.bond_store_seat
+    assert [pl.vote_cards for pl in t.players] == [pl.vote_cards for pl in usual.players]
+    assert (t.vote_pack, t.win_lose, t.court_verdict, t.ticket_deck) == \
+        (usual.vote_pack, usual.win_lose, usual.court_verdict, usual.ticket_deck)
+    for s in range(players):                # only the first P entries are handed out
+        assert t.players[s].barrels == usual.players[s].barrels + extra[s]
+    handed = sum(extra[:players])
+    assert t.store_paid_out == usual.store_paid_out + handed and t.store_ran_out == 0
+    if supply == "unlimited":
+        assert t.unlimited and usual.unlimited
+    else:
+        assert usual.bond_store == 159 and t.bond_store == 159 - handed
+
+
+def test_start_barrels_by_seat_may_empty_the_store_but_not_exceed_it():
+    # 15 barrels for seats 1-5 empty a Store of 15: the Bond Store bonus then finds it empty.
+    rules = Rules(bond_store_supply=15, bond_store_seat=0, start_barrels_by_seat=(0, 3, 3, 3, 3, 3))
+    t = ref.new_table(rules, 6, [ThresholdPolicy()] * 6, Rng(1, 0, WORLD))
+    ref.setup(t)
+    assert [pl.barrels for pl in t.players] == [0, 3, 3, 3, 3, 3]
+    assert t.bond_store == 0 and t.store_spell == 1 and t.store_ran_out == 1
+    # At P players only the first P entries count; a limited Store must hold them all.
+    too_many = Rules(bond_store_supply=14, start_barrels_by_seat=(0, 3, 3, 3, 3, 3))
+    too_many.check_players(5)
+    with pytest.raises(RulesError, match="start_barrels_by_seat gives 6 players 15 barrels"):
+        too_many.check_players(6)
+    with pytest.raises(RulesError, match="bond_store_supply=14"):
+        GAME.reference(too_many, GAME.seat_policies("threshold", 6), 6, 0, 0)
+    Rules(bond_store_supply="unlimited", start_barrels_by_seat=(100,) * 6).check_players(6)
+    assert Rules().start_barrels(4) == (0, 0, 0, 0)
+
+
 def test_random_policy_uses_its_own_stream_and_forced_decisions_draw_nothing():
     rng = Rng(3, 1, 1)
     pol = RandomPolicy(rng)
@@ -885,6 +931,9 @@ def test_named_values_and_parsing():
     assert "bond_store_supply=unlimited" in r.describe()
     r = Rules.from_overrides({"vote_pack": "10,6,40,5,3,20"})
     assert r.vote_pack == (10, 6, 40, 5, 3, 20)
+    r = Rules.from_overrides({"start_barrels_by_seat": "0,1,2,3,0,0"})
+    assert r.start_barrels_by_seat == (0, 1, 2, 3, 0, 0) and r.start_barrels(3) == (0, 1, 2)
+    assert r.describe() == "start_barrels_by_seat=0,1,2,3,0,0"
 
 
 @pytest.mark.parametrize(("overrides", "message"), [
@@ -904,6 +953,9 @@ def test_named_values_and_parsing():
     ({"challenge_stake": 15}, "multiple of 10"),
     ({"allow_vote_trading": True, "vote_model": "points"}, "vote_model"),
     ({"sneak_turn_probability": 1.5}, "sneak_turn_probability"),
+    ({"start_barrels_by_seat": "0,1,2,3"}, "start_barrels_by_seat"),
+    ({"start_barrels_by_seat": "0,0,0,0,0,101"}, "start_barrels_by_seat"),
+    ({"start_barrels_by_seat": "0,0,-1,0,0,0"}, "start_barrels_by_seat"),
 ])
 def test_bad_options_are_rejected_with_the_key(overrides, message):
     with pytest.raises(RulesError, match=message):
@@ -934,6 +986,8 @@ def test_encode_vectors_and_tables():
     assert v.dtype == np.int64 and v.shape == (R.SIZE,)
     assert (v[R.votes_for_coup] == 40 and v[R.bond_store_supply] == -1
             and v[R.max_consecutive_doubles] == 0)
+    v = Rules(start_barrels_by_seat=(0, 1, 2, 3, 0, 9)).encode()
+    assert list(v[R.start_barrels_by_seat:R.start_barrels_by_seat + 6]) == [0, 1, 2, 3, 0, 9]
     assert r.encode_float().dtype == np.float64
     d = encode_data(Rules())
     assert list(d.board_len) == [36, 28, 20]

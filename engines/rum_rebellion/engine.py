@@ -918,6 +918,8 @@ def setup(s, g, rg, sc, P, note_cap):
     if seat == -1:
         seat = rng_below(w, P)
     s[S_BOND_SEAT] = seat
+    for p in range(P):     # start_barrels_by_seat, seat 0 first (check_players: never short)
+        store_pays(s, g, p, g[R.start_barrels_by_seat + p])
     store_pays(s, g, seat, g[R.bond_store_bonus])
     # Variation e: start higher, tickets dealt free.
     start = g[R.starting_level]

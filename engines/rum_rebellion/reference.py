@@ -34,7 +34,9 @@ Setup (``setup``), in this order:
 4. The Court Verdict deck: GO_FREE, FINE, GAOL cards (after removals) in that
    order, shuffled.
 5. The Ticket of Leave cards 1..6, shuffled; index 0 is the top.
-6. ``bond_store_seat=random``: ``below(P)``; the Bond Store bonus is then paid.
+6. ``bond_store_seat=random``: ``below(P)``. Then, with no draw, the Store hands
+   each seat its ``start_barrels_by_seat`` barrels, seat 0 first, and pays the
+   Bond Store bonus.
 7. ``starting_level`` above Convict: tickets are dealt from the top of the
    ticket deck (or picked, ``ticket_assignment=choose``), seat 0 first. No draw.
 
@@ -663,7 +665,13 @@ def new_table(rules: Rules, players: int, policies: list, world, narrate: bool =
 
 
 def setup(t: Table) -> None:
-    """Steps 1-8 of spec §3, with the draws in the order listed in the module docstring."""
+    """Steps 1-8 of spec §3, with the draws in the order listed in the module docstring.
+
+    Players start with no barrels (step 2) but the house rule ``start_barrels_by_seat``:
+    once the Store holds its supply (step 6), it hands each seat its extra barrels, seat 0
+    first, before it pays the Bond Store bonus. ``check_players`` made sure a limited Store
+    holds them all, so they are always paid in full (the bonus may then fall short).
+    """
     rules, world = t.rules, t.world
     cards = vote_cards(rules.vote_pack)
     # 3. Two 10-vote cards each, at random.
@@ -698,6 +706,9 @@ def setup(t: Table) -> None:
             t.say(f"  seat {pl.seat} is dealt {', '.join(str(c) for c in pl.vote_cards)} "
                   f"({pl.votes} votes)")
         t.say(f"  Vote pack {len(t.vote_pack)} cards, top {_top(t)}; tickets shuffled")
+    # House rule: each seat's extra starting barrels, from the Store, seat 0 first.
+    for p, extra in enumerate(rules.start_barrels(t.P)):
+        store_pays(t, p, extra, "its starting barrels")
     store_pays(t, seat, rules.bond_store_bonus, "being the Bond Store player")
     # Variation e: start higher, tickets dealt free.
     start = STARTING_LEVEL_INDEX[rules.starting_level]

@@ -4,8 +4,9 @@ Every ``[assumed]`` choice of the spec that changes play is an option here with
 the spec's default; nothing about the rules is a silent constant elsewhere.
 The player count is not a rule option: it is the game's ``--players`` (2-6,
 default 4, spec §7.3's ``players`` row), and the options that depend on it
-(``bond_store_seat``, ``tickets_per_player``, enough 10-vote cards to deal)
-are checked against it when a game starts (:meth:`Rules.check_players`).
+(``bond_store_seat``, ``tickets_per_player``, enough 10-vote cards to deal,
+``start_barrels_by_seat`` within the Bond Store's supply) are checked against it
+when a game starts (:meth:`Rules.check_players`).
 
 ``Rules.encode()`` (``engines._rules``) flattens the scalar options and the
 ``DERIVED`` facts into the int64 vector the fast path reads (indices
@@ -47,6 +48,8 @@ COUP_FAIL_VOTES_LOST = ("votes_for_coup", "all")
 REDEEM_TIMING = ("start_of_turn", "any_time")
 DOUBLES_AFTER_PENALTY = ("forfeit", "consume_marker", "take_anyway")
 CAP_RESOLUTION = ("no_winner", "progress")
+
+MAX_PLAYERS = 6            # the game's --players range is 2..6 (GAME.max_players)
 
 # Named values of number options (the word a user types, the number stored).
 RANDOM_SEAT = -1          # bond_store_seat=random
@@ -93,6 +96,10 @@ class Rules(RulesBase):
     coup_delay: str = option("next_round", "announcement to attempt: a full round later, any "
                              "later turn (a doubles turn may attempt), or no announcement",
                              choices=COUP_DELAY)
+    start_barrels_by_seat: tuple = option(
+        (0,) * MAX_PLAYERS, "extra barrels each seat starts with (seat 0 plays first), on top "
+        "of the rulebook's set-up; taken from the Bond Store", low=0, high=100,
+        length=MAX_PLAYERS)
 
     # ------------------------------------------------ §7.3 other ambiguities and data
     bond_store_seat: int = option(RANDOM_SEAT, "the Bond Store player: random, or a seat index "
@@ -294,6 +301,11 @@ class Rules(RulesBase):
         if tens < STARTING_VOTE_CARDS * players:
             raise RulesError(f"rule vote_pack has {tens} cards of value {STARTING_CARD_VALUE}; "
                              f"{players} players are dealt {STARTING_VOTE_CARDS * players}")
+        extra = self.start_barrels(players)
+        if self.bond_store_supply != UNLIMITED and sum(extra) > self.bond_store_supply:
+            raise RulesError(f"rule start_barrels_by_seat gives {players} players {sum(extra)} "
+                             f"barrels from the Bond Store, which holds "
+                             f"bond_store_supply={self.bond_store_supply}")
 
     # ------------------------------------------------------------ derived facts
 
@@ -301,6 +313,10 @@ class Rules(RulesBase):
         """The three boards as tuples of ``data.Square`` (Convict, Ticket of Leave, Rum Corps)."""
         return data.build_boards((self.board_convict, self.board_ticket_of_leave,
                                   self.board_rum_corps), self.occupation_rents)
+
+    def start_barrels(self, players: int) -> tuple[int, ...]:
+        """The extra barrels seats 0..players-1 start with (``start_barrels_by_seat``)."""
+        return self.start_barrels_by_seat[:players]
 
     def tickets_each(self, players: int) -> int:
         if self.tickets_per_player == BY_TABLE:
