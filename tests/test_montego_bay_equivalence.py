@@ -122,6 +122,10 @@ OPTIONS = [
     {"lazy_jack_blocked": "stay_with_companion_unresolved", "lazy_jack_cost": 2},
     {"start_coins_by_seat": (0, 1, 1, 2)},
     {"bank_coins": 10, "start_coins_by_seat": (3, 3, 2, 2)},
+    {"start_coins_by_place": (0, 1, 2, 3)},
+    {"start_coins_by_place": (3, 2, 1, 0), "start_coins_by_seat": (0, 1, 1, 2)},
+    {"start_coins_by_place": (4, 3, 2, 1), "start_coins_by_seat": (1, 1, 1, 1),
+     "lazy_jack_cost": 2, "lazy_jack_tiebreak": "fewer_coins"},
     {"bank_coins": 30},
     {"barrels_per_player": 8},
     {"barrels_per_player": 8, "load_count": "while_stock"},
@@ -214,6 +218,41 @@ def test_short_games_with_empty_stacks_and_reshuffles():
     assert (col(fast, 3, "rounds") <= rules.max_rounds).all()
 
 
+PLACE_COINS = [
+    ((0, 1, 2, 3), (0, 0, 0, 0)),
+    ((3, 2, 1, 0), (1, 0, 2, 1)),
+]
+PLACE_SEATS = ((2, "greedy", 40), (2, "random", 200), (3, "greedy", 30), (3, "random", 200),
+               (4, "greedy", 25), (4, "random", 200))
+
+
+@pytest.mark.parametrize(("by_place", "by_seat"), PLACE_COINS, ids=str)
+@pytest.mark.parametrize(("players", "policy", "games"), PLACE_SEATS)
+def test_start_coins_by_place(by_place, by_seat, players, policy, games):
+    rules = Rules(start_coins_by_place=by_place, start_coins_by_seat=by_seat, lazy_jack_cost=2)
+    fast = assert_same(rules, policy, players, 41 + players, games)
+    plain = GAME.fast(Rules(start_coins_by_seat=by_seat, lazy_jack_cost=2),
+                      GAME.seat_policies(policy, players), players, 41 + players, 0, games)
+    assert not np.array_equal(fast, plain)
+
+
+def test_start_coins_by_place_go_to_the_rail_places_in_the_fast_path():
+    # Lazy Jack cannot be hired, so coins only come in from coin rooms: the player last in
+    # rail place order (largest first_rail_pos, the order the seat analysis re-seats by)
+    # ends with at least the 9 coins of that place, the others with at most 15 - 9.
+    for players in (2, 3, 4):
+        by_place = tuple(9 if k == players - 1 else 0 for k in range(4))
+        rules = Rules(start_coins_by_place=by_place, lazy_jack_cost="never")
+        fast = assert_same(rules, "random", players, 43, 60)
+        pos = np.column_stack([col(fast, players, f"first_rail_pos_{s}")
+                               for s in range(players)])
+        coins = np.column_stack([col(fast, players, f"coins_{s}") for s in range(players)])
+        last = np.argsort(pos, axis=1, kind="stable")[:, players - 1]
+        rows = np.arange(len(fast))
+        assert (coins[rows, last] >= 9).all()
+        assert (coins.sum(axis=1) - coins[rows, last] <= 6).all()
+
+
 # ---------------------------------------------------------------- seeds and game indices
 
 
@@ -244,5 +283,6 @@ def test_bad_player_and_policy_counts_are_user_errors():
 def test_enough_games_are_compared():
     planned = (3 * sum(POLICY_GAMES.values()) + len(MIXES) * MIX_GAMES
                + len(Rules.preset_names()) * sum(g for _, _, g in PRESET_SEATS)
-               + len(OPTIONS) * sum(g for _, _, g in SEAT_SETS))
+               + len(OPTIONS) * sum(g for _, _, g in SEAT_SETS)
+               + len(PLACE_COINS) * sum(g for _, _, g in PLACE_SEATS))
     assert planned >= 5000, planned

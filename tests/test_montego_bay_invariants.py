@@ -233,6 +233,7 @@ OPTION_SETS = [
     {"lazy_jack_blocked": "stay_with_companion_unresolved", "start_coins_by_seat": "3,3,3,3"},
     {"lazy_jack_allocation": "auction", "lazy_jack_tiebreak": "fewer_coins",
      "start_coins_by_seat": "0,1,5,2"},
+    {"start_coins_by_place": "2,0,3,1", "start_coins_by_seat": "1,1,0,0", "lazy_jack_cost": 2},
     {"must_load_all": False, "load_count": "while_stock", "barrels_per_player": 8},
     {"tie_rounding": "exact_fraction", "majority_zero_mode": "lowest_loader_zero"},
     {"tie_rounding": "floor", "fill_bonus": 2, "end_threshold": 2, "final_tiebreak": "shared"},

@@ -759,6 +759,59 @@ def test_start_coins_come_from_the_bank_and_freight_subset():
     assert len({s.name for s in t.piers[1:] + t.stack_a + t.stack_b}) == 9
 
 
+def test_start_coins_by_place_go_to_the_rail_places_on_top_of_the_seats():
+    # Rail place k = the k-th player met walking the rail from position 1 (each player at
+    # their earliest worker): the order of first_rail_pos, by which the seat analysis
+    # re-seats (analyses.seats.reseat). Seat coins (1, 0, 2, 0), place coins (0, 1, 2, 3).
+    by_seat, by_place = (1, 0, 2, 0), (0, 1, 2, 3)
+    coins = {"start_coins_by_seat": "1,0,2,0", "start_coins_by_place": "0,1,2,3"}
+    # P = 3, seed 2: rail B small, C big, A small, A big, B big, C small: places B, C, A.
+    t = table(3, seed=2, **coins)
+    assert [t.workers[w].name for w in t.rail][:3] == ["B small", "C big", "A small"]
+    assert t.first_rail_pos == [3, 1, 2]
+    assert t.coins == [1 + 2, 0 + 0, 2 + 1] and t.bank == 15 - 6
+    # P = 4, seed 1: D small, A small, C small, B big, ...: places D, A, C, B.
+    t = table(4, seed=1, **coins)
+    assert [t.workers[w].name for w in t.rail][:4] == ["D small", "A small", "C small", "B big"]
+    assert t.coins == [1 + 1, 0 + 3, 2 + 2, 0 + 0] and t.bank == 15 - 9
+    # P = 2, seed 3: the rail opens with B's extra worker, so B is place 0 and A place 1.
+    t = table(2, seed=3, **coins)
+    assert t.workers[t.rail[0]].name == "B extra small"
+    assert t.coins == [1 + 1, 0 + 0] and t.bank == 15 - 2
+    # In general: place k holds its seat's coins plus entry k; the bank lost their sum; and
+    # the coins change no draw (same tiles, ships and rail as without them).
+    for players in (2, 3, 4):
+        for seed in range(20):
+            t = table(players, seed, **coins)
+            plain = table(players, seed)
+            places = sorted(range(players), key=lambda s: t.first_rail_pos[s])
+            for k, seat in enumerate(places):
+                assert t.coins[seat] == by_seat[seat] + by_place[k]
+            assert t.bank == 15 - sum(by_seat[:players]) - sum(by_place[:players])
+            assert t.bank + sum(t.coins) == 15
+            assert (t.warehouse_names, t.rail, [x.name for x in t.piers + t.stack_a + t.stack_b]) \
+                == (plain.warehouse_names, plain.rail,
+                    [x.name for x in plain.piers + plain.stack_a + plain.stack_b])
+
+
+def test_start_coins_by_seat_and_place_together_must_fit_in_the_bank():
+    # Only the first P entries of each list are dealt: 3 + 3 + 3 + 3 by seat and 1 + 2 + 3 + 4
+    # by place fit 15 coins with 2 (9) or 3 (15) players, not with 4 (22).
+    rules = Rules.from_overrides({"start_coins_by_seat": "3,3,3,3",
+                                  "start_coins_by_place": "1,2,3,4"})
+    for players in (2, 3):
+        GAME.check_seats(rules, GAME.seat_policies("random", players), players)
+    with pytest.raises(RulesError, match=r"^rule start_coins_by_place=1,2,3,4 with "
+                       r"start_coins_by_seat=3,3,3,3 needs 22 coins for 4 players, more than "
+                       r"bank_coins=15$"):
+        GAME.check_seats(rules, GAME.seat_policies("random", 4), 4)
+    with pytest.raises(RulesError, match="start_coins_by_place"):
+        GAME.reference(rules, GAME.seat_policies("greedy", 4), 4, 1, 0)
+    roomy = Rules.from_overrides({"start_coins_by_seat": "3,3,3,3",
+                                  "start_coins_by_place": "1,2,3,4", "bank_coins": 22})
+    roomy.check_players(4)
+
+
 def test_fixed_orientation_puts_room_a_north():
     t = table(3, tile_orientation_random=False)
     tiles = {tile.name: tile for tile in tiles_from(DEFAULT_TILES)}
@@ -971,6 +1024,8 @@ def test_default_tables_match_the_spec():
     ({"end_threshold": 4}, "end_threshold"),
     ({"start_coins_by_seat": "5,5,5,5"}, "bank_coins"),
     ({"start_coins_by_seat": "1,2,3"}, "start_coins_by_seat"),
+    ({"start_coins_by_place": "1,2,3"}, "start_coins_by_place"),
+    ({"start_coins_by_place": "0,0,0,31"}, "start_coins_by_place"),
     ({"warehouse_tiles": ",".join(["1,1,0,0,0,0"] * 8)}, "good or broken"),
     ({"warehouse_tiles": ",".join(["0,3,0,0,0,0"] * 8)}, "broken barrels 3"),
     ({"warehouse_tiles": "4,0,0,0,2,1"}, "warehouse_tiles"),
@@ -994,10 +1049,12 @@ def test_option_parsing():
 
 
 def test_encode():
-    r = Rules.from_overrides({"lazy_jack_cost": "never", "start_coins_by_seat": "0,1,1,2"})
+    r = Rules.from_overrides({"lazy_jack_cost": "never", "start_coins_by_seat": "0,1,1,2",
+                              "start_coins_by_place": "3,2,1,0"})
     v = r.encode()
     assert v.shape == (R.SIZE,) and v[R.lazy_jack_cost] == 99
     assert list(v[R.start_coins_by_seat:R.start_coins_by_seat + 4]) == [0, 1, 1, 2]
+    assert list(v[R.start_coins_by_place:R.start_coins_by_place + 4]) == [3, 2, 1, 0]
     assert encode_tiles(r).shape == (8, 6) and encode_tiles(r)[0].tolist() == [4, 0, 0, 0, 2, 1]
     assert encode_ships(r).shape == (15, 7) and encode_ships(r)[14].tolist() == [9, 10, 5, 3, 11, 6, 3]
 

@@ -438,7 +438,7 @@ def setup(s, wr, P):
             best = s[S_GOOD + q]
     s[S_MAX_GOOD] = best
 
-    # 2-3. Workers in canonical order, each in its pub; Lazy Jack in the supply.
+    # 2-3. Workers in canonical order, each in its pub; Lazy Jack in the supply; stocks.
     nown = s[r + R.workers_per_player_2p] if P == 2 else 2
     extra = s[r + R.two_player_extra_workers]
     nw = 0
@@ -464,14 +464,8 @@ def setup(s, wr, P):
     for f in range(nw):
         s[S_POS + f] = s[S_WPUB + f]
     s[S_POS + nw] = SUPPLY
-
-    # 4. Coins out of the bank.
-    taken = 0
     for seat in range(P):
-        s[S_COINS + seat] = s[r + R.start_coins_by_seat + seat]
-        taken += s[S_COINS + seat]
         s[S_STOCK + seat] = s[r + R.barrels_per_player]
-    s[S_BANK] = s[r + R.bank_coins] - taken
 
     # 5. Ships: the pilot boat, three freight ships, stacks A and B.
     n_ships = s[r + R.n_ships]
@@ -505,6 +499,21 @@ def setup(s, wr, P):
     earliest_positions(s)
     for seat in range(P):
         s[S_FIRST_POS + seat] = s[S_EARLIEST + seat]
+
+    # 4. Coins out of the bank, once the rail is known: the seat's, plus its rail place's
+    # (place k: the k-th seat met walking the rail from position 1, the order of S_FIRST_POS).
+    for seat in range(P):
+        s[S_COINS + seat] = s[r + R.start_coins_by_seat + seat]
+    place = 0
+    for i in range(nw):
+        seat = s[S_WSEAT + s[S_RAIL + i]]
+        if s[S_EARLIEST + seat] == i + 1:
+            s[S_COINS + seat] += s[r + R.start_coins_by_place + place]
+            place += 1
+    taken = 0
+    for seat in range(P):
+        taken += s[S_COINS + seat]
+    s[S_BANK] = s[r + R.bank_coins] - taken
 
 
 @njit(cache=True)

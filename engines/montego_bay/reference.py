@@ -37,7 +37,9 @@ decision (one legal option) is not asked, so it draws nothing.
 A round is ``phase_lazy_jack``, ``phase_cards``, ``phase_movement``,
 ``phase_tally_man``, ``phase_harbour`` and ``phase_rail`` (spec §4); set-up is
 ``setup`` (§3); the end is ``final_scoring`` and ``winners`` (§5); majority
-scoring is the pure function ``score_ship``.
+scoring is the pure function ``score_ship``. Set-up gives the starting coins
+(``start_coins_by_seat``, plus ``start_coins_by_place`` by rail place: the order of
+``first_rail_pos``) after the rail is dealt; that draws nothing.
 """
 
 from __future__ import annotations
@@ -193,6 +195,11 @@ class Table:
     def earliest_rail_position(self, seat: int) -> int:
         return min(self.rail_position(w) for w in self.owned[seat])
 
+    def rail_places(self) -> list[int]:
+        """The seats in rail place order (turn order): place 0 is the seat whose earliest
+        worker stands first on the rail, place 1 the next such seat, and so on."""
+        return sorted(range(self.players), key=self.earliest_rail_position)
+
     def figure_at(self, q: int) -> int | None:
         for f, where in enumerate(self.loc):
             if where == q:
@@ -289,7 +296,12 @@ def make_workers(rules: Rules, players: int) -> list[Worker]:
 
 
 def setup(rules: Rules, players: int, world: Rng) -> Table:
-    """Steps 1-7 of spec §3, drawing from the world stream in the documented order."""
+    """Steps 1-7 of spec §3, drawing from the world stream in the documented order.
+
+    The starting coins (step 4) are given last, once the rail (step 6) is known: the
+    player in rail place k adds ``start_coins_by_place[k]`` to their seat's
+    ``start_coins_by_seat``. Giving coins draws nothing.
+    """
     W = rules.warehouses(players)
     board = make_board(W, rules.path_end_spaces, rules.pub_entry, rules.resolution_order)
 
@@ -313,9 +325,6 @@ def setup(rules: Rules, players: int, world: Rng) -> Table:
     owned = [[w.id for w in workers if w.seat == s] for s in range(players)]
     loc = [w.pub for w in workers] + [SUPPLY]
 
-    # 4. Coins: the starting coins come out of the bank.
-    coins = [rules.start_coins_by_seat[s] for s in range(players)]
-
     # 5. Ships: the pilot boat at pier 1, three freight ships behind it, two stacks.
     cards = rules.ships()
     deal = list(range(len(cards)))
@@ -338,11 +347,18 @@ def setup(rules: Rules, players: int, world: Rng) -> Table:
     t = Table(rules=rules, players=players, board=board, workers=workers, owned=owned, loc=loc,
               room_good=room_good, room_broken=room_broken, room_coin=room_coin,
               warehouse_names=names, piers=piers, stack_a=stack_a, stack_b=stack_b, rail=rail,
-              vp=[0] * players, coins=coins, stock=[rules.barrels_per_player] * players,
-              bank=rules.bank_coins - sum(coins), cards=[0] * (len(workers) + 1),
+              vp=[0] * players, coins=[0] * players, stock=[rules.barrels_per_player] * players,
+              bank=rules.bank_coins, cards=[0] * (len(workers) + 1),
               lazy_jack_hires=[0] * players)
     t.first_rail_seat = workers[rail[0]].seat
     t.first_rail_pos = [t.earliest_rail_position(s) for s in range(players)]
+
+    # 4. Coins, given once the rail is dealt (they draw nothing): each player takes from the
+    #    bank the coins of their seat and those of their rail place (places in the order of
+    #    first_rail_pos, the turn order the seat analysis re-seats by).
+    for place, seat in enumerate(t.rail_places()):
+        t.coins[seat] = rules.start_coins_by_seat[seat] + rules.start_coins_by_place[place]
+        t.bank -= t.coins[seat]
     return t
 
 

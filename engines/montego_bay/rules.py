@@ -105,6 +105,10 @@ class Rules(RulesBase):
     start_coins_by_seat: tuple = option((0, 0, 0, 0), "coins each seat starts with, taken "
                                         "from the bank", length=4, low=0, high=30,
                                         kind="intlist")
+    start_coins_by_place: tuple = option(
+        (0, 0, 0, 0), "coins each rail place starts with, on top of start_coins_by_seat: entry "
+        "k goes to the player whose first worker stands k-th on the rail at set-up (turn "
+        "order), taken from the bank", length=4, low=0, high=30, kind="intlist")
     bank_coins: int = option(15, "silver coins in the game", low=10, high=30)
     barrels_per_player: int = option(16, "barrels in each player's stock", low=8, high=20)
     must_load_all: bool = option(True, "every barrel a room gives must be loaded (false: the "
@@ -163,6 +167,18 @@ class Rules(RulesBase):
         if sum(self.start_coins_by_seat) > self.bank_coins:
             raise RulesError(f"rule start_coins_by_seat={','.join(map(str, self.start_coins_by_seat))}"
                              f" needs more than bank_coins={self.bank_coins}")
+
+    def check_players(self, players: int) -> None:
+        """The options that depend on the player count (raised when a game starts)."""
+        # Only the first P entries of each list are dealt: seat s gets its seat's coins, and
+        # the player in rail place k (0 = earliest first worker) gets entry k by place.
+        held = sum(self.start_coins_by_seat[:players]) + sum(self.start_coins_by_place[:players])
+        if held > self.bank_coins:
+            raise RulesError(f"rule start_coins_by_place="
+                             f"{','.join(map(str, self.start_coins_by_place))} with "
+                             f"start_coins_by_seat={','.join(map(str, self.start_coins_by_seat))}"
+                             f" needs {held} coins for {players} players, more than "
+                             f"bank_coins={self.bank_coins}")
 
     # ------------------------------------------------------------ derived facts
 
