@@ -25,6 +25,7 @@ or ``METRIC>=BOUND`` (a constraint), each optionally ``:weight=W``.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -142,10 +143,15 @@ class Moments:
     def counts(self, arm: int, feature: str) -> ValueCounts: ...
 
 
+@functools.lru_cache(maxsize=256)
+def _z(miss: float) -> float:
+    return z_value(1 - miss)  # a race asks the same few levels thousands of times
+
+
 def _normal(mean: float, var: float, n: int, miss: float) -> tuple[float, float]:
     if n < 2:
         return (-math.inf, math.inf)
-    half = z_value(1 - miss) * math.sqrt(max(var, 0.0) / n)
+    half = _z(miss) * math.sqrt(max(var, 0.0) / n)
     return (mean - half, mean + half)
 
 
@@ -286,16 +292,19 @@ class Family:
     build: Callable[[Layout, str | None], Metric | None]  # None: not for this game
     side: bool = False    # shown among "what else the change moves"
     arg: str = ""         # what goes in brackets, if anything
+    # the K a "K" family takes at a layout (shown for every one among the side metrics)
+    keys: Callable[[Layout], range] = lambda layout: range(layout.players)
 
 
-def _index(arg: str | None, players: int, what: str) -> int:
+def _index(arg: str | None, count: int, what: str) -> int:
     try:
         k = int(arg)
     except (TypeError, ValueError):
-        raise UserError(f"{what}[K] needs a whole number K from 0 to {players - 1}, "
+        raise UserError(f"{what}[K] needs a whole number K from 0 to {count - 1}, "
                         f"not '{arg}'") from None
-    if not 0 <= k < players:
-        raise UserError(f"{what}[{k}]: K must be from 0 to {players - 1} at {players} players")
+    if not 0 <= k < count:
+        raise UserError(f"{what}[{k}]: K must be from 0 to {count - 1}"
+                        + (f" at {count} players" if what.endswith("gap") else ""))
     return k
 
 
@@ -326,9 +335,10 @@ def _first(layout: Layout, arg: str | None) -> Metric | None:
                   ("place_0",), offset=-1 / layout.players)
 
 
-def _mean(feature: str, unit: str, label: str, name: str, share: bool = False):
+def _mean(feature: str, unit: str, label: str, name: str, share: bool = False,
+          solo: bool = False):
     def build(layout: Layout, arg: str | None) -> Metric | None:
-        if not layout.has(feature):
+        if not layout.has(feature) or (solo and layout.multi):
             return None
         return Metric(name, label, "%" if share else unit, "linear", (feature,))
     return build
@@ -340,6 +350,14 @@ def _median(feature: str):
             return None
         return Metric(f"median_{feature}", f"median {feature}", feature, "median", (feature,))
     return build
+
+
+def _band_share(layout: Layout, arg: str | None) -> Metric | None:
+    if not layout.has("band_0"):
+        return None
+    k = _index(arg, len(BANDS), "band_share")
+    return Metric(f"band_share[{k}]", f"games in band {k} ({BANDS[k]})", "%", "linear",
+                  (f"band_{k}",))
 
 
 def _band_distance(layout: Layout, arg: str | None) -> Metric | None:
@@ -389,7 +407,9 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("mean_score", "mean final score (solo)",
            _mean("score", "points", "mean score", "mean_score"), side=True),
     Family("win_share", "share of games scored a win (solo)",
-           _mean("win_0", "", "win share", "win_share", share=True), side=True),
+           _mean("win_0", "", "win share", "win_share", share=True, solo=True), side=True),
+    Family("band_share", "share of games in band K (0: broke .. 5: god)", _band_share,
+           side=True, arg="K", keys=lambda layout: range(len(BANDS))),
     Family("band_distance", "share of games that would have to change band to give the "
            "target split (default 40,25,15,10,6,4)", _band_distance, arg="SPLIT"),
 )}
@@ -427,8 +447,8 @@ def side_metrics(layout: Layout) -> list[Metric]:
         if family.arg == "K":
             if family.name == "seat_gap" and layout.turn_order is None:
                 continue  # seats are turn order: the places say it already
-            out += [family.build(layout, str(k)) for k in range(layout.players)
-                    if layout.multi]
+            out += [m for k in family.keys(layout)
+                    if (m := family.build(layout, str(k))) is not None]
         elif family.name != "first_player_edge":  # place_gap[0] is the same metric
             built = family.build(layout, None)
             if built is not None:
@@ -460,6 +480,10 @@ class Goal:
         unit = {"pp": " pp", "%": "%"}.get(self.metric.unit, "")
         w = f" (weight {self.weight:g})" if self.weight != 1 else ""
         return f"{self.metric.name} {self.op} {v:g}{unit}{w}"
+
+    def holds(self, x: float) -> bool:
+        """Does a value meet this constraint?"""
+        return x <= self.value if self.op == "<=" else x >= self.value
 
     def met(self, lo: float, hi: float) -> str:
         """'met', 'not met' or 'undetermined' for a constraint, from an interval."""
@@ -506,6 +530,9 @@ def parse_goal(text: str, layout: Layout) -> Goal:
         raise UserError(f"--goal '{text}': '{raw}' is not a number") from None
     if not math.isfinite(value):
         raise UserError(f"--goal '{text}': the target must be finite")
+    if m.share and abs(value) > 1:
+        raise UserError(f"--goal '{text}': {m.name} is a share; give it as a fraction "
+                        f"({value / 100:g}) or in points ({value:g}pp)")
     return Goal(m, op, value, weight)
 
 

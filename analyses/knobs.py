@@ -6,6 +6,8 @@ A knob is typed as
 - ``OPTION=V1,V2,...``: those values (parsed as the option parses them);
 - ``OPTION=LOW..HIGH``: every whole number in the range for an int option, the
   continuous range for a float option (searched, not enumerated);
+- ``OPTION=fit``: fitted to the goals on pilot games where a fitter exists
+  (``analyses.fitting``: Rum Runner's ``score_band_edges``);
 - ``OPTION[I]=...``, ``OPTION[I:J]=...``, ``OPTION[I:]=...``: entries of an int list
   option (entries I..J-1 all take the same value), e.g.
   ``start_coins_by_place[2]=0..3`` or ``starting_coins_by_seat[1:]=2,3``.
@@ -39,6 +41,7 @@ class Knob:
     values: tuple[Any, ...] = ()
     low: float | None = None
     high: float | None = None
+    fit: bool = False  # fitted to the goals on pilot games (analyses.fitting)
 
     @property
     def name(self) -> str:
@@ -53,6 +56,8 @@ class Knob:
         return self.low is not None
 
     def show(self, value: Any) -> str:
+        if self.fit:
+            return self.option.show(value)
         if self.entries is not None:
             return str(value)
         if self.continuous:
@@ -84,6 +89,8 @@ def parse_knob(cls, text: str) -> Knob:
     except RulesError as exc:
         raise UserError(f"--knob: {exc}") from None
     entries = None
+    if m.group(2) is not None and not start and not colon:
+        raise UserError(f"--knob '{text}': name the entries, as {key}[0] or {key}[1:]")
     if m.group(2) is not None or colon:
         if opt.kind != "intlist" or opt.length is None:
             raise UserError(f"--knob {key}[...]: only list options of a fixed length have "
@@ -102,6 +109,8 @@ def parse_knob(cls, text: str) -> Knob:
         raise UserError(f"--knob {text}: give the values to try, as {text}=1,2,3 or "
                         f"{text}=LOW..HIGH")
     raw = raw.strip()
+    if raw.lower() == "fit" and entries is None:
+        return Knob(opt, None, fit=True)
     if kind in ("intlist", "strlist"):
         raise UserError(f"--knob {key}: a list option is turned entry by entry, as "
                         f"{key}[0]=1,2 or {key}[1:]=0..2")

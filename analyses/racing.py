@@ -160,8 +160,18 @@ class Objective:
             miss += max(0.0, x - g.value) if g.op == "<=" else max(0.0, g.value - x)
         return self.point(m, arm) + 1e3 * miss
 
+    def relaxed(self) -> Objective:
+        """When no candidate meets the constraints: the constraints' metrics pushed inward
+        alone, which ranks the candidates by how near they come."""
+        return Objective(self.constraints)
+
     def statements(self, arms: int) -> int:
-        return 3 * len(self.terms) * max(arms - 1, 1) + len(self.constraints)
+        """Intervals per look the truly best candidate's comparisons rest on (its objective
+        or, once nothing meets the constraints, the relaxed one's, whichever has more)."""
+        terms = max(len(self.terms), len(self.relaxed().terms) if self.constraints else 0)
+        # its own constraints, and every rival's (a rival drops it only once shown to meet
+        # every constraint)
+        return 3 * terms * max(arms - 1, 1) + len(self.constraints) * arms
 
     def metrics(self) -> list[Metric]:
         out: dict[str, Metric] = {}
@@ -203,7 +213,9 @@ class Race:
     looks: list[Look] = field(default_factory=list)
     played: int = 0
     interrupted: bool = False
-    none_feasible: bool = False  # every candidate left was shown to break a constraint
+    # Every candidate left was shown to break a constraint; from then on the race ranks
+    # them by the relaxed objective (Objective.relaxed) and keeps no constraint.
+    none_feasible: bool = False
 
     @property
     def survivors(self) -> list[int]:
@@ -211,8 +223,15 @@ class Race:
 
     @property
     def best(self) -> int:
-        """The survivor with the smallest point objective (ties: the earlier candidate)."""
-        return min(self.survivors, key=lambda i: (self.objective.point(self.tally, i), i))
+        """The survivor with the smallest point objective among those whose estimates meet
+        the constraints (if any does; ties: the earlier candidate)."""
+        obj = self.objective
+
+        def misses(i: int) -> bool:
+            return not self.none_feasible and any(
+                not g.holds(g.metric.estimate(self.tally, i)) for g in obj.constraints)
+
+        return min(self.survivors, key=lambda i: (misses(i), obj.point(self.tally, i), i))
 
     @property
     def full_cost(self) -> int:
@@ -263,44 +282,51 @@ def race(arena: Arena, rules: Sequence, labels: Sequence[str], layout: Layout,
         meta = arena([rules[i] for i in arms], first_game + done, games, take, label)
         played = int(tally.games[out.survivors[0]]) - done
         out.played += played * len(arms)
-        dropped = _drop(out, miss) if played else []
+        look = len(out.looks) + 1
+        dropped = _drop(out, miss, look) if played else []
         out.looks.append(Look(int(tally.games[arms[0]]),
                               len(out.survivors) + len(dropped or ()), dropped or []))
         if meta.get("interrupted"):
             out.interrupted = True
             break
-        if dropped is None:
+        if dropped is None:  # nothing meets the constraints: race on how near each comes
             out.none_feasible = True
-            break
+            out.objective = objective.relaxed()
+            dropped = _drop(out, miss, look) or []
+            out.looks[-1].dropped = dropped
         target *= 2
     return out
 
 
-def _drop(out: Race, miss: float) -> list[int] | None:
+def _drop(out: Race, miss: float, look: int) -> list[int] | None:
     """Drop, all on this look's data, every candidate shown to break a constraint, then
-    every other one shown worse than a candidate still in the race that is not shown to
-    break one. None when every candidate is shown to break a constraint (all are kept, the
-    race ends: there is nothing left to rank)."""
+    every other one shown worse than a rival that is shown to meet every constraint (a
+    rival that may break one could beat the truly best unfairly). None when every candidate
+    is shown to break a constraint (all are kept: the race then ranks them by the relaxed
+    objective)."""
     tally, obj = out.tally, out.objective
     alive = out.survivors
     gone: dict[int, str] = {}
+    states = {}
     for a in alive:
-        for g in obj.constraints:
-            lo, hi = g.metric.interval(tally, a, miss)
-            if g.met(lo, hi) == "not met":
-                gone[a] = f"shown to break {g.text()}"
-                break
-    if len(gone) == len(alive):
+        states[a] = [g.met(*g.metric.interval(tally, a, miss)) for g in obj.constraints] \
+            if not out.none_feasible else []
+        broken = [g for g, state in zip(obj.constraints, states[a], strict=False)
+                  if state == "not met"]
+        if broken:
+            gone[a] = f"shown to break {broken[0].text()}"
+    if alive and len(gone) == len(alive):
         for a, why in gone.items():
             out.reason[a] = why
         return None
-    rivals = [b for b in alive if b not in gone]
-    for a in rivals:
+    rivals = [b for b in alive if b not in gone and all(x == "met" for x in states[b])]
+    for a in alive:
+        if a in gone:
+            continue
         for b in rivals:
             if b != a and sum(t.lower_difference(tally, a, b, miss) for t in obj.terms) > 0:
                 gone[a] = f"shown worse than {out.labels[b]}"
                 break
-    look = len(out.looks) + 1
     for a, why in gone.items():
         out.alive[a], out.reason[a], out.dropped_at[a] = False, why, look
     return sorted(gone)

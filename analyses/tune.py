@@ -103,15 +103,16 @@ class TuneAnswer:
         return 1 - self.race.played / full if full else 0.0
 
     def goal_rows(self, arm: int) -> list[dict]:
+        """Each goal metric of ``arm`` once, with its 95% interval and, for the constraints
+        on it, whether the interval shows each met."""
         t, out = self.race.tally, []
-        for g in self.goals:
-            est = g.metric.estimate(t, arm)
-            lo, hi = g.metric.interval(t, arm, 1 - CONFIDENCE)
-            row = {"goal": g.text(), "metric": g.metric.name, "estimate": est, "low": lo,
-                   "high": hi, "unit": g.metric.unit, "method": g.metric.method()}
-            if g.constraint:
-                row["constraint"] = g.met(lo, hi)
-            out.append(row)
+        for m in self.race.objective.metrics():
+            est = m.estimate(t, arm)
+            lo, hi = m.interval(t, arm, 1 - CONFIDENCE)
+            out.append({"metric": m.name, "estimate": est, "low": lo, "high": hi,
+                        "unit": m.unit, "method": m.method(),
+                        "constraints": {g.text(): g.met(lo, hi) for g in self.goals
+                                        if g.constraint and g.metric.name == m.name}})
         return out
 
     def status(self, arm: int) -> str:
@@ -134,7 +135,7 @@ class TuneAnswer:
                         "objective": self.race.objective.point(t, i)})
             for g in self.goal_rows(i):
                 row.update({f"{g['metric']}": g["estimate"], f"{g['metric']}_low": g["low"],
-                            f"{g['metric']}_high": g["high"]})
+                            f"{g['metric']}_high": g["high"], **g["constraints"]})
             out.append(row)
         return pd.DataFrame(out)
 
@@ -165,16 +166,17 @@ class TuneAnswer:
                  f"{len(self.labels)} settings of {', '.join(k.name for k in self.knobs)}",
                  "Goals: " + "; ".join(g.text() for g in self.goals), ""]
         if r.none_feasible:
-            lines += ["No setting meets the constraints: every one left was shown to break "
-                      "one (below, each setting's figures).", ""]
+            lines += ["No setting meets the constraints: every one still racing was shown to "
+                      "break one, so the race went on ranking them by how near they come (the "
+                      "constraints' metrics, pushed inward).", ""]
         lines.append(f"Recommendation: {self.labels[self.best]}")
-        lines += [f"  {_goal_line(g)}" for g in self.goal_rows(self.best)]
+        lines += [f"  {goal_line(g)}" for g in self.goal_rows(self.best)]
         if self.tied:
             lines += ["", f"Not told apart from it ({len(self.tied)}; the race could not show "
                       "them worse):"]
             for i in self.tied:
                 lines.append(f"  {self.labels[i]}: "
-                             + "; ".join(_goal_line(g, short=True) for g in self.goal_rows(i)))
+                             + "; ".join(goal_line(g) for g in self.goal_rows(i)))
         if self.side:
             current = self.labels[r.base].removesuffix(" (the current rules)")
             lines += ["", f"What it moves against the current rules ({current}), "
@@ -182,10 +184,10 @@ class TuneAnswer:
                       "these rows):"]
             width = max(len(s["metric"]) for s in self.side)
             for s in self.side:
-                lines.append(f"  {s['metric']:<{width}}  {_fmt(s['current'], s['unit'])} -> "
-                             f"{_fmt(s['best'], s['unit'])}  change {_fmt(s['change'], s['unit'], True)} "
-                             f"[{_fmt(s['low'], s['unit'], True)}, "
-                             f"{_fmt(s['high'], s['unit'], True)}]  "
+                lines.append(f"  {s['metric']:<{width}}  {shown_value(s['current'], s['unit'])} -> "
+                             f"{shown_value(s['best'], s['unit'])}  change {shown_value(s['change'], s['unit'], True)} "
+                             f"[{shown_value(s['low'], s['unit'], True)}, "
+                             f"{shown_value(s['high'], s['unit'], True)}]  "
                              f"{s['verdict']}")
         dropped = [i for i in range(len(self.labels)) if not r.alive[i]]
         lines += ["", f"Race: {len(r.looks)} looks, games per setting "
@@ -196,9 +198,8 @@ class TuneAnswer:
                      f"comparison misses with probability {r.miss:.2g}, over at most "
                      f"{r.looks_max} looks).")
         lines.append(f"Games: {self.played:,} played"
-                     + (f" ({self.screening['played']:,} screening {self.screening['tried']} "
-                        f"settings with Optuna TPE on the same {self.screening['games']:,} "
-                        "games each, then the race on fresh games)" if self.screening else "")
+                     + (f" ({self.screening['played']:,} in {self.screening['text']})"
+                        if self.screening else "")
                      + f"; playing all {len(self.labels)} raced settings to "
                      f"{r.full_cost // max(len(self.labels), 1):,} games would take "
                      f"{r.full_cost:,}: racing saved {self.saved:.0%}. {self.seconds:.0f} s.")
@@ -212,7 +213,7 @@ class TuneAnswer:
         return "\n".join(lines)
 
 
-def _fmt(x: float | None, unit: str, change: bool = False) -> str:
+def shown_value(x: float | None, unit: str, change: bool = False) -> str:
     """A figure as read: gaps and changes signed, shares and gaps in points x100."""
     if x is None or not math.isfinite(x):
         return "n/a"
@@ -222,12 +223,14 @@ def _fmt(x: float | None, unit: str, change: bool = False) -> str:
     return f"{x:+.2f}" if change else f"{x:.2f}"
 
 
-def _goal_line(g: dict, short: bool = False) -> str:
+def goal_line(g: dict) -> str:
+    """'metric estimate [low, high]' and each constraint's state, as read."""
     unit = g["unit"]
-    text = (f"{g['metric']} {_fmt(g['estimate'], unit)} [{_fmt(g['low'], unit)}, "
-            f"{_fmt(g['high'], unit)}]")
-    if "constraint" in g:
-        text += f" ({g['constraint']})"
+    text = (f"{g['metric']} {shown_value(g['estimate'], unit)} [{shown_value(g['low'], unit)}, "
+            f"{shown_value(g['high'], unit)}]")
+    if g["constraints"]:
+        text += " (" + "; ".join(f"{c.removeprefix(g['metric']).strip()}: {state}"
+                                 for c, state in g["constraints"].items()) + ")"
     return text
 
 
@@ -253,19 +256,29 @@ def tune(info, players: int, base_overrides: dict, goals: list[str], knobs: list
     except RulesError as exc:
         raise UserError(str(exc)) from None
     objective = Objective(tuple(goal_list))
-    skipped: list[str] = []
+    skipped: dict[tuple, str] = {}  # each impossible setting once, however often proposed
 
     def make(values):
         try:
             return rules_for(cls, base_overrides, base, knob_list, values, players)
         except RulesError as exc:
-            skipped.append(f"{label(knob_list, values)} ({exc})")
+            skipped.setdefault(values, f"{label(knob_list, values)} ({exc})")
             return None
 
     screening = None
     first_game = 0
-    size = grid_size(knob_list)
-    if size <= max_grid:
+    flags: list[bool] = []  # per setting: its fit knob was fitted (not the base's value)
+    fit = [k for k in knob_list if k.fit]
+    size = grid_size([k for k in knob_list if not k.fit])
+    if fit:
+        settings, first_game, note = _fitted_settings(arena, knob_list, goal_list, make,
+                                                      base, budget, size, max_grid)
+        budget -= note["played"]
+        screening = note
+        flags = [v[-1] != "printed" for v in settings]
+        settings = [tuple(getattr(base, k.option.key) if x == "printed" else x
+                          for k, x in zip(knob_list, v, strict=True)) for v in settings]
+    elif size <= max_grid:
         settings = grid(knob_list)
     else:
         games = max(200, budget // 2 // trials // 100 * 100)
@@ -273,36 +286,109 @@ def tune(info, players: int, base_overrides: dict, goals: list[str], knobs: list
         settings = found.finalists(FINALISTS)
         screening = {"tried": len(found.tried), "games": games, "played": found.played,
                      "settings": "infinite" if math.isinf(size) else int(size),
-                     "sampler": "Optuna TPE (multivariate, seeded)"}
+                     "sampler": "Optuna (CMA-ES over number knobs, TPE otherwise; seeded)",
+                     "text": f"screening {len(found.tried)} settings with Optuna (CMA-ES over "
+                             f"the number knobs, TPE otherwise) on the same {games:,} games "
+                             "each, then the race on fresh games"}
         first_game = games
         budget -= found.played
         if found.interrupted:
             raise UserError("interrupted during the screening; nothing was raced")
     rules, labels, values = [base], [_current(knob_list, base)], [base_values(knob_list, base)]
-    for v in settings:
+    for i, v in enumerate(settings):
         r = make(v)
-        if r is None:
+        if r is None or r in rules[1:]:
             continue
         if r == base:
             labels[0] = label(knob_list, v) + " (the current rules)"
             values[0] = v
             continue
         rules.append(r)
-        labels.append(label(knob_list, v))
+        labels.append(label(knob_list, v) + (" (fitted)" if flags and flags[i] else ""))
         values.append(v)
     if len(rules) < 2:
         raise UserError("the knobs give no setting other than the current rules"
-                        + (f" ({len(skipped)} impossible, e.g. {skipped[0]})" if skipped else ""))
-    if budget < 2 * len(rules) * 200:
-        raise UserError(f"--budget {budget:,} is too small for {len(rules)} settings: give at "
-                        f"least {2 * len(rules) * 200:,} games")
+                        + (f" ({len(skipped)} impossible, e.g. {next(iter(skipped.values()))})"
+                           if skipped else ""))
+    if budget < 2 * len(rules) * LEAST_LOOK:
+        raise UserError(f"--budget is too small for {len(rules)} settings: the race has "
+                        f"{max(budget, 0):,} games left; give at least "
+                        f"{least_budget(info, players, knobs, goals):,} games")
     raced = race(arena, rules, labels, layout, objective, budget, alpha, first=first,
                  first_game=first_game, base=0)
     answer = TuneAnswer(info.title, players, policies_label, goal_list, knob_list, labels,
-                        values, raced, skipped, seed, screening)
+                        values, raced, list(skipped.values()), seed, screening)
     answer.side = moves(raced, side_metrics(layout), answer.best)
     answer.seconds = time.perf_counter() - start
     return answer
+
+
+def _fitted_settings(arena: Arena, knobs: list[Knob], goals: list[Goal], make, base,
+                     budget: int, size: float, max_grid: int):
+    """Each setting of the other knobs twice, with the fit knob at the base rules' value
+    ("printed") and fitted on pilot games; (settings, first race game, pilot note)."""
+    from analyses.fitting import FITTERS
+
+    (knob,) = [k for k in knobs if k.fit] if sum(k.fit for k in knobs) == 1 else \
+        _refuse("--knob ...=fit: fit one knob at a time")
+    if knobs[-1] is not knob:
+        raise UserError(f"--knob {knob.name}=fit must be the last --knob")
+    fitter = FITTERS.get(knob.option.key)
+    if fitter is None:
+        raise UserError(f"--knob {knob.name}=fit: only {', '.join(FITTERS)} can be fitted")
+    goal = next((g for g in goals if g.metric.name.split("[")[0] == fitter.goal), None)
+    if goal is None:
+        raise UserError(f"--knob {knob.name}=fit fits to a --goal {fitter.goal}=...; give one")
+    if size > max_grid:
+        raise UserError(f"--knob {knob.name}=fit: the other knobs span {size:g} settings; "
+                        f"at most {max_grid} can be fitted")
+    others = grid(knobs[:-1]) if len(knobs) > 1 else [()]
+    playable = [(v, r) for v in others if (r := make(v + (getattr(base, knob.option.key),)))
+                is not None]
+    if not playable:
+        raise UserError("the knobs give no setting the rules allow")
+    pilot = max(PILOT, budget // 4 // len(playable) // 100 * 100)
+    tallies = [fitter.tally() for _ in playable]
+
+    def take(frames):
+        for t, f in zip(tallies, frames, strict=True):
+            t.add(f)
+
+    meta = arena([r for _, r in playable], 0, pilot, take,
+                 f"pilot: {len(playable)} settings x {pilot:,} games")
+    if meta.get("interrupted"):
+        raise UserError("interrupted during the pilot; nothing was raced")
+    settings = []
+    for (v, r), t in zip(playable, tallies, strict=True):
+        settings += [v + ("printed",), v + (fitter.fit(t, goal.metric, r),)]
+    note = {"tried": len(playable), "games": pilot, "played": pilot * len(playable),
+            "settings": len(playable), "sampler": f"fitted {knob.name}: {fitter.method}",
+            "text": f"a pilot of {pilot:,} games for each of {len(playable)} settings to fit "
+                    f"{knob.name} ({fitter.method}), then the race on fresh games"}
+    return settings, pilot, note
+
+
+def _refuse(message: str):
+    raise UserError(message)
+
+
+LEAST_LOOK = 200  # games per setting at a race's first look, at least (racing.first_look)
+PILOT = 1000      # games per setting of a fit's pilot, at least
+
+
+def least_budget(info, players: int, knobs, goals) -> int:
+    """The smallest budget a tuning of these knobs can be played with: two looks of the
+    race's least size for every raced setting and the current rules, plus the pilot or the
+    screening."""
+    knob_list = [parse_knob(info.rules_cls, k) for k in knobs]
+    size = grid_size([k for k in knob_list if not k.fit])
+    if any(k.fit for k in knob_list):
+        raced, extra = 2 * size, PILOT * size
+    elif size <= MAX_GRID:
+        raced, extra = size, 0
+    else:
+        raced, extra = FINALISTS, TRIALS * LEAST_LOOK
+    return int(2 * (raced + 1) * LEAST_LOOK + extra)
 
 
 def _current(knobs: list[Knob], base) -> str:
