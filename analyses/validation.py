@@ -23,7 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from analyses.goals import Layout, parse_goal
 from analyses.matchup import matchup
+from analyses.racing import Objective, race
 from analyses.seats import clustered_equal_shares, seat_advantage
 from analyses.stats import (
     mean_interval,
@@ -248,6 +250,97 @@ def deal_variance_share(rng) -> bool:
     return bool(row["deal_low"] <= 100 / 425 <= row["deal_high"])
 
 
+# ---------------------------------------------------------------- the tuner's race
+
+RACE_LAYOUT = Layout(2, None, frozenset({"win_0", "win_1", "rounds", "score_0", "score_1"}))
+RACE_PAGE = 4096  # games per page of draws: a game's draws depend on its index alone
+RACE_ROUNDS_SD = 4.0
+
+
+@dataclass(frozen=True)
+class Truth:
+    """A synthetic rule set with a known effect, for races (``synthetic_arena``): in game g
+    seat 0 wins when (U_g + shift) mod 1 < p, else seat 1 (so seat 0's true edge is
+    p - 1/2); the game lasts rint(rounds + 4 Z_g) rounds. U_g and Z_g come from the draw
+    stream ``stream``: settings on one stream share them (common random numbers), on
+    different streams they are independent; a ``shift`` gives the same p on different but
+    correlated wins."""
+
+    p: float
+    rounds: float = 20.0
+    stream: int = 0
+    shift: float = 0.0
+
+
+def _race_draws(seed: int, stream: int, first: int, games: int) -> tuple[np.ndarray, ...]:
+    """U and Z of games first .. first + games - 1 (pages of RACE_PAGE games, each from
+    its own generator, so any split of the games gives the same draws)."""
+    pages = range(first // RACE_PAGE, (first + games - 1) // RACE_PAGE + 1) if games else ()
+    u, z = [np.empty(0)], [np.empty(0)]
+    for j in pages:
+        rng = np.random.default_rng([seed, stream, j])
+        u.append(rng.random(RACE_PAGE))
+        z.append(rng.standard_normal(RACE_PAGE))
+    at = first - (first // RACE_PAGE) * RACE_PAGE
+    return tuple(np.concatenate(x)[at:at + games] for x in (u, z))
+
+
+def synthetic_frame(truth: Truth, u: np.ndarray, z: np.ndarray) -> pd.DataFrame:
+    """The outcome rows of ``truth`` on the games with draws ``u`` and ``z``."""
+    win = (np.mod(u + truth.shift, 1.0) < truth.p).astype(float)
+    return pd.DataFrame({"win_0": win, "win_1": 1.0 - win,
+                         "rounds": np.rint(truth.rounds + RACE_ROUNDS_SD * z).astype(np.int64),
+                         "score_0": win, "score_1": 1.0 - win})
+
+
+def synthetic_arena(seed: int, block: int = RACE_PAGE, calls: list | None = None):
+    """An arena (``analyses.racing.Arena``) playing ``Truth`` rule sets: every rule set on
+    the same game indices, handed to ``take`` in blocks of ``block`` games; each call's
+    (first game, games, label) is appended to ``calls`` if given."""
+
+    def arena(truths, first_game, games, take, label):
+        if calls is not None:
+            calls.append((first_game, games, label))
+        draws = {s: _race_draws(seed, s, first_game, games) for s in {t.stream for t in truths}}
+        for start in range(0, games, block):
+            stop = min(start + block, games)
+            take([synthetic_frame(t, draws[t.stream][0][start:stop],
+                                  draws[t.stream][1][start:stop]) for t in truths])
+        return {"interrupted": False, "games": games}
+
+    return arena
+
+
+def race_truths(truths, seed: int, budget: int, goals=("first_player_edge=0",),
+                alpha: float = 0.05, block: int = RACE_PAGE, first: int | None = None,
+                calls: list | None = None):
+    """``analyses.racing.race`` over synthetic ``truths`` (setting k labelled 'k')."""
+    objective = Objective(tuple(parse_goal(g, RACE_LAYOUT) for g in goals))
+    return race(synthetic_arena(seed, block, calls), list(truths),
+                [str(k) for k in range(len(truths))], RACE_LAYOUT, objective, budget, alpha,
+                first=first)
+
+
+# A unique best (edge 0, setting 2) close to the others.
+NEAR_BEST = tuple(Truth(0.5 + g) for g in (0.02, -0.015, 0.0, 0.01, -0.025, 0.03))
+
+
+def race_keeps_best(rng) -> bool:
+    """Six settings, the best's edge 0 and the next 1 pp away, common random numbers: the
+    race keeps the truly best (error rate 5%)."""
+    got = race_truths(NEAR_BEST, int(rng.integers(2**62)), 30_000)
+    return bool(got.alive[2])
+
+
+def race_all_equal(rng) -> bool:
+    """Six settings all at a 3 pp edge (target 0, so the paired differences are in play),
+    each on its own rotation of the same draws: the race drops none (each one is the
+    best)."""
+    truths = [Truth(0.53, shift=k / 6) for k in range(6)]
+    got = race_truths(truths, int(rng.integers(2**62)), 30_000)
+    return all(got.alive)
+
+
 CASES = (
     Case("Wilson interval, share 10% of 400", "coverage >= 95%", 0.95, wilson),
     Case("share with 15% ties (effective n)", "coverage >= 95%", 0.95, tied_share),
@@ -273,6 +366,8 @@ CASES = (
     Case("Rum Runner off-target distance", "coverage >= 95%", 0.95, off_target_distance, 200),
     Case("deal's share of score variance (jackknife)", "coverage >= 95%", 0.95,
          deal_variance_share, 400),
+    Case("racing keeps the truly best setting", "error <= 5%", 0.95, race_keeps_best, 150),
+    Case("racing with all settings equal", "error <= 5%", 0.95, race_all_equal, 150),
 )
 
 
