@@ -83,6 +83,9 @@ _REGISTRY = (
     Analysis("ladder", "analyses.ladder:ladder",
              "skill and luck: each policy against the next weaker one on the same deals, seats "
              "rotated, the stronger one's win share (or score lead), and how much is luck"),
+    Analysis("tune", "analyses.tune:tune",
+             "rule tuning: every setting of the knobs raced on the same games toward the "
+             "goals; the best setting with intervals, those not told apart, what it moves"),
     Analysis("feel", "analyses.feel:feel",
              "how the game feels: length, ties for first, the winner's margin, lead changes "
              "and comebacks, each with an interval (every feel.<metric> below)"),

@@ -23,6 +23,7 @@ from reports.sections.ladder import plan as ladder_plan
 from reports.sections.scores import Scores
 from reports.sections.seats import SEAT, SeatAdvantage, SeatsAnswer, Setting, shares_long
 from reports.sections.sensitivity import Sensitivity, VariantSensitivity
+from reports.sections.tune import Question, Tune
 from reports.words import (
     by_word,
     join_words,
@@ -48,6 +49,12 @@ OTHER_GAMES = 50_000              # the other policies' runs (policy sensitivity
 SLOW_GAMES = 3_000                # ... and the slow sampler's
 LADDER_PLAYERS = 3
 LADDER_GAMES = 30_000             # per rung, split over the rotated seats (slow rung: SLOW)
+# What would fix it (the worked tuning, also in the README): coins by rail place.
+FIX = (Question("Which starting coins by rail place bring every rail place within ±2 pp "
+                "(3 players, greedy)?",
+                goals=("max_place_gap<=2pp",),
+                knobs=("start_coins_by_place[0]=0..5", "start_coins_by_place[1]=0..3"),
+                players=(LADDER_PLAYERS,), policy=POLICY, budget=600_000, seed=SEED),)
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
@@ -250,6 +257,7 @@ PAGE = GamePage(
                            players=LADDER_PLAYERS, first_seat="first_rail_seat"),
         Ladder(policies=POLICIES, players=LADDER_PLAYERS, preset=PRESETS[0], unit="VP"),
         Feel(presets=(PRESETS[0],), policies=POLICIES, close=2, unit="VP"),
+        Tune(FIX),
     ),
     reading=reading,
     how_to_read=how_to_read,

@@ -23,6 +23,7 @@ from reports.sections.matchup import plan as matchup_plan
 from reports.sections.scores import Scores
 from reports.sections.seats import SeatAdvantage, Setting, order_long, order_verdicts
 from reports.sections.sensitivity import Sensitivity, VariantSensitivity
+from reports.sections.tune import Question, Tune
 from reports.sections.variants import Comparison, Variants, presets_table
 from reports.words import STAR_NOTE, by_word, join_words, pp_bounds, pp_interval, verdict_note
 
@@ -51,6 +52,15 @@ PLANNER_GAMES = 10_000
 LADDER = ("random", "greedy", "planner", STRONG)  # the skill ladder, weakest first
 LADDER_GAMES = 40_000             # per rung, split over the rotated seats
 LADDER_SLOW = 800                 # the rung with rollout
+# What would fix it (the worked tunings, also in the README): starting money by seat.
+FIX = tuple(
+    Question(f"Which starting money by seat removes the first Captain's and the first "
+             f"follower's handicaps ({policy} players)?",
+             goals=("seat_gap[0]=0", "seat_gap[1]=0"),
+             knobs=("start_money_by_seat[0]=3..6", "start_money_by_seat[1]=4..6"),
+             players=(VARIANT_PLAYERS,), policy=policy,
+             rules=("start_money_by_seat=3,4,4,4,4",), budget=300_000, seed=SEED)
+    for policy in ("greedy", "random"))
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
@@ -238,6 +248,7 @@ PAGE = GamePage(
                            players=VARIANT_PLAYERS),
         Ladder(policies=LADDER, players=STRONG_PLAYERS, preset=BASE, unit="PV"),
         Feel(presets=(BASE,), policies=SENSITIVITY, close=2, unit="PV"),
+        Tune(FIX),
     ),
     reading=reading,
     how_to_read=how_to_read,

@@ -104,8 +104,11 @@ class GamePage:
         started = time.perf_counter()
         results = self.run_plan(self.plan(scale), backend=backend, progress=progress,
                                 workers=workers, cluster=cluster)
+        info = get_game(self.game)
+        own = {s.key: a for s in self.sections
+               if (a := s.play(info, scale, backend, progress, workers, cluster)) is not None}
         return self.render(results, command or f"rumsim report {self.game} --out DIR",
-                           started=started)
+                           started=started, own=own)
 
     def run_plan(self, specs: list[RunSpec], backend: str = "fast", progress: bool | None = None,
                  workers: int | None = None, cluster=None) -> dict[str, Tallied]:
@@ -115,19 +118,22 @@ class GamePage:
                     workers, cluster)
 
     def render(self, results: dict[str, Tallied | Results], command: str,
-               started: float | None = None) -> PageOutput:
+               started: float | None = None, own: Answers | None = None) -> PageOutput:
         """The page for runs already made (label -> Tallied, or Results whose whole frames
         are then tallied once; meta carries 'preset').
 
         ``started`` (a ``time.perf_counter()`` value) lets the page state how
-        long the whole build took, simulations included.
+        long the whole build took, simulations included. ``own``: the answers of sections
+        that played their own games (``Section.play``), by key.
         """
         info = get_game(self.game)
         results = tallied(info, self.sections, results, self.keeps)
         for label, r in results.items():  # every figure names the runs it came from
             r.meta["label"] = label
             r.meta["hash"] = run_hash(r.meta)
-        answers = {s.key: s.analyse(info, results) for s in self.sections}
+        own = own or {}
+        answers = {s.key: own[s.key] if s.key in own else s.analyse(info, results)
+                   for s in self.sections}
         runs, shown = self._runs(results, answers)
         tables = {f"{self.stem}_{name}.csv": frame for s in self.sections
                   for name, frame in s.tables(answers[s.key]).items()}

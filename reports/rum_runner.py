@@ -17,6 +17,7 @@ from reports.page import Answers, GamePage
 from reports.sections.bands import Bands, ScoreBands, band_name
 from reports.sections.ladder import Ladder
 from reports.sections.ladder import plan as ladder_plan
+from reports.sections.tune import Question, Tune
 from reports.words import join_words
 
 GAME = "rum-runner"
@@ -37,6 +38,13 @@ CALIBRATION_MARGIN_PP = 10.0
 # fewer samples than above, so the three policies can share LADDER_GAMES deals quickly).
 LADDER = ("random", "greedy", "rollout:samples=4")
 LADDER_GAMES = 1_000
+
+# What would fix it (the worked tuning, also in the README): the printed bands, or edges
+# fitted to the target split, under each reading of flip_after_draw.
+FIX = (Question("Under which rules and band edges do the bands fit the target split "
+                "40/25/15/10/6/4?",
+                goals=("band_distance=0",), knobs=("flip_after_draw", "score_band_edges=fit"),
+                players=(1,), budget=1_000_000, seed=SEED),)
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
@@ -174,7 +182,7 @@ PAGE = GamePage(
     blurb="are the printed score bands calibrated?",
     plan=plan,
     sections=(ScoreBands(), Ladder(policies=tuple(p.split(":")[0] for p in LADDER),
-                                     players=1, preset=PRESETS[0])),
+                                     players=1, preset=PRESETS[0]), Tune(FIX)),
     reading=reading,
     how_to_read=how_to_read,
     columns=("game", "score_0", "band_0", "turns", "end_reason"),

@@ -32,6 +32,7 @@ import warnings
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import pandas as pd
 import pytest
 
 from reports.build import INDEX, PAGES, build_report
@@ -263,6 +264,26 @@ def test_every_page_names_its_runs_and_its_provenance(site, page):
     assert (folder / f"{page.stem}_summary.json").exists()
     if page.game == "rum-runner":  # the solo game's skill ladder and luck measure
         assert "Skill and luck" in text and "of the score variance" in text
+
+
+@pytest.mark.parametrize("page", list(PAGES.values()), ids=lambda p: p.game)
+def test_every_page_says_what_would_fix_it(site, page):
+    """Each page's worked tunings: the question, a recommendation with intervals, the
+    race's games and savings, its error rate, and the command that asks it again."""
+    from reports.sections.tune import Tune
+
+    folder, _ = site
+    text = _text(folder / page.filename)
+    (tune,) = [s for s in page.sections if isinstance(s, Tune)]
+    assert "What would fix it" in text
+    for q in tune.questions:
+        assert q.ask.replace("'", "'") in text, f"{page.filename}: no question '{q.ask}'"
+    assert text.count("racing saved") >= sum(len(q.players) for q in tune.questions)
+    assert "dropped with probability at most 5%" in text
+    assert "rumsim tune " + page.game in text
+    rows = pd.read_csv(folder / f"{page.stem}_tune.csv")
+    assert {"setting", "status", "games"} <= set(rows.columns)
+    assert (rows["status"] == "best").sum() == sum(len(q.players) for q in tune.questions)
 
 
 @pytest.mark.parametrize("filename", PAGE_FILES)

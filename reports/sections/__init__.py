@@ -11,6 +11,8 @@ to. A section:
   list of their frames per block (the page plays such runs in lockstep);
 - ``analyse(info, runs)``: runs the analysis on the tallies of the runs it uses (each run
   a ``reports._runs.Tallied``: ``meta`` and ``tallies[key]``);
+- ``play(info, scale, ...)``: for a section whose games are not planned runs (the tunings'
+  races, :mod:`~reports.sections.tune`), plays them and returns its answer;
 - ``uses(meta)``: what a run served, for the runs table (None: not used);
 - ``tables(answer)``: its CSV tables (name -> frame; the page adds its prefix);
 - ``runs(answer)``: its own runs table (CSV, shown), when its analysis has one;
@@ -56,6 +58,11 @@ class Section:
 
     def analyse(self, info, results: Mapping[str, Any]) -> Any:
         raise NotImplementedError
+
+    def play(self, info, scale: float, backend: str, progress, workers, cluster) -> Any:
+        """What a section plays itself, beyond the page's planned runs (a race, whose runs
+        depend on what it sees): its answer, used instead of ``analyse``; None: nothing."""
+        return None
 
     def uses(self, meta: dict) -> str | None:
         return self.key
