@@ -192,7 +192,7 @@ class TuneAnswer:
         dropped = [i for i in range(len(self.labels)) if not r.alive[i]]
         lines += ["", f"Race: {len(r.looks)} looks, games per setting "
                   + ", ".join(f"{x.games:,} ({x.racing} racing)" for x in r.looks)
-                  + f"; {len(dropped)} settings dropped."]
+                  + f"; {len(dropped)} setting{'' if len(dropped) == 1 else 's'} dropped."]
         lines.append(f"Error rate: the truly best of the raced settings is dropped with "
                      f"probability at most {r.alpha:.0%} (Bonferroni: each interval of a "
                      f"comparison misses with probability {r.miss:.2g}, over at most "
