@@ -251,6 +251,7 @@ def tune(info, players: int, base_overrides: dict, goals: list[str], knobs: list
     if not 0 < alpha < 0.5:
         raise UserError(f"--error-rate must lie between 0 and 0.5, not {alpha:g}")
     base = cls.from_overrides(base_overrides)
+    base_overrides = base.changed()  # parsed values, so knobs set list entries on lists
     try:
         base.check_players(players)
     except RulesError as exc:

@@ -136,3 +136,20 @@ def test_each_player_count_gets_its_answer(capsys):
         assert a["race"]["games_played"] <= 1600
         assert settings(c["setting"] for c in a["candidates"]) == {"rest_coin=0", "rest_coin=1"}
         assert a["best"]["goals"][0]["metric"] == "first_player_edge"
+
+
+def test_base_rules_typed_as_strings_take_list_entry_knobs():
+    """The report's questions give their base rules as --rule strings: a knob on one entry of
+    a list option must set that entry of the parsed list, not of the string's characters."""
+    from analyses.tune import simulate_arena, tune
+    from engines import get_game
+
+    info = get_game("rum-and-pirates")
+    policies = info.seat_policies("random", 2)
+    arena = simulate_arena(info, 2, policies, seed=3, progress=False)
+    answer = tune(info, 2, {"starting_coins_by_seat": "2,2,2,2,2"},
+                  ["first_player_edge=0"], ["starting_coins_by_seat[0]=2,3"], arena,
+                  budget=2_000, policies_label="random", seed=3)
+    assert sorted(answer.labels) == ["starting_coins_by_seat[0]=2 (the current rules)",
+                                     "starting_coins_by_seat[0]=3"]
+    assert not answer.skipped
