@@ -35,6 +35,7 @@ import pandas as pd
 
 from analyses.goals import Goal, Layout, Metric, Moments, features
 from analyses.scores import ValueCounts
+from simulate.errors import Interrupted
 
 ALPHA = 0.05
 COUNTED = ("rounds", "turns")  # features whose value counts are kept (for medians)
@@ -279,7 +280,13 @@ def race(arena: Arena, rules: Sequence, labels: Sequence[str], layout: Layout,
         def take(frames, arms=arms):
             tally.add(arms, [features(f, layout) for f in frames])
 
-        meta = arena([rules[i] for i in arms], first_game + done, games, take, label)
+        try:
+            meta = arena([rules[i] for i in arms], first_game + done, games, take, label)
+        except Interrupted:  # a stop between looks: the looks that finished stand
+            if not out.looks:
+                raise
+            out.interrupted = True
+            break
         played = int(tally.games[out.survivors[0]]) - done
         out.played += played * len(arms)
         look = len(out.looks) + 1
@@ -295,6 +302,8 @@ def race(arena: Arena, rules: Sequence, labels: Sequence[str], layout: Layout,
             dropped = _drop(out, miss, look) or []
             out.looks[-1].dropped = dropped
         target *= 2
+    if out.interrupted and not out.played:
+        raise Interrupted("stopped before any game of the race finished; nothing to answer")
     return out
 
 

@@ -39,7 +39,7 @@ from analyses.racing import ALPHA, Arena, Objective, Race, race
 from analyses.screening import screen
 from analyses.stats import holm
 from engines._rules import RulesError
-from simulate.errors import UserError
+from simulate.errors import Interrupted, UserError
 
 MAX_GRID = 64      # settings raced whole; more (or a float knob) are screened first
 FINALISTS = 8      # settings the screening sends on to the race (the current rules join)
@@ -294,7 +294,8 @@ def tune(info, players: int, base_overrides: dict, goals: list[str], knobs: list
         first_game = games
         budget -= found.played
         if found.interrupted:
-            raise UserError("interrupted during the screening; nothing was raced")
+            raise Interrupted("stopped during the screening, before any setting was raced; "
+                              "nothing to answer")
     rules, labels, values = [base], [_current(knob_list, base)], [base_values(knob_list, base)]
     for i, v in enumerate(settings):
         r = make(v)
@@ -358,7 +359,8 @@ def _fitted_settings(arena: Arena, knobs: list[Knob], goals: list[Goal], make, b
     meta = arena([r for _, r in playable], 0, pilot, take,
                  f"pilot: {len(playable)} settings x {pilot:,} games")
     if meta.get("interrupted"):
-        raise UserError("interrupted during the pilot; nothing was raced")
+        raise Interrupted("stopped during the pilot, before any setting was raced; nothing "
+                          "to answer")
     settings = []
     for (v, r), t in zip(playable, tallies, strict=True):
         settings += [v + ("printed",), v + (fitter.fit(t, goal.metric, r),)]

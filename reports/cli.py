@@ -1163,8 +1163,14 @@ def tune(
             label = ",".join(dict.fromkeys(x.label() for x in policies))
             arena = simulate_arena(info, p, policies, seed, workers, cluster=where,
                                    progress=progress_flag(quiet))
-            answer = tune_rules(info, p, overrides, goal or [], knob or [], arena, n_budget,
-                                label, alpha=error_rate, seed=seed, trials=trials)
+            try:
+                answer = tune_rules(info, p, overrides, goal or [], knob or [], arena,
+                                    n_budget, label, alpha=error_rate, seed=seed,
+                                    trials=trials)
+            except Interrupted:
+                if not answers:
+                    raise
+                break  # the player counts that finished are answered, the rest said
             answers.append(answer)
             if answer.race.interrupted:
                 break

@@ -370,3 +370,19 @@ def test_a_stopped_report_keeps_the_pages_that_finished(tmp_path, monkeypatch, c
     assert 'href="rum_runner.html"' in index and 'href="rum_rebellion.html"' in index
     assert "from an earlier build" in index
     assert leftovers(tmp_path) == []
+
+
+def test_tune_stopped_mid_race_answers_from_the_looks_that_finished(monkeypatch, capsys):
+    # The race's looks are lockstep runs; a signal during the second look stops the race
+    # there. The answer is printed, marked partial, and rests on the games played.
+    calls = signal_at_chunk(monkeypatch, signal.SIGINT, at=30, chunk=200)
+    code, text, err = run_cli(capsys, "tune", "rum-runner", "--knob", "draw_count=2,3,4",
+                              "--goal", "band_distance=0", "--budget", "100_000", "-q",
+                              "--format", "json")
+    assert code == 130 and len(calls) >= 30
+    data = json.loads(text)
+    assert data["partial"]["note"].startswith("interrupted at 1 players")
+    race = data["answers"][0]["race"]
+    assert race["interrupted"] and 0 < race["games_played"] < 100_000
+    assert "partial: interrupted" in err
+
