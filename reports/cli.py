@@ -1180,7 +1180,7 @@ def tune(
         partial = Partial.of(None, [f"{p} players" for p in counts[len(answers):]],
                              "player count", [f"{p} players" for p in counts])
         if cut:
-            partial = Partial(f"interrupted at {cut[0].players} players; that answer rests "
+            partial = Partial(f"interrupted at {_plural(cut[0].players, 'player')}; that answer rests "
                               "on the looks that finished"
                               + (f"; not played: {', '.join(partial.not_played)}"
                                  if partial and partial.not_played else ""))

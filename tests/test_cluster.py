@@ -8,6 +8,7 @@ answer's text) must be identical, not merely close.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import threading
@@ -226,6 +227,23 @@ def test_lockstep_commands_give_the_local_answer_on_a_cluster(cluster, capsys, a
     code, local, _ = run_cli(capsys, *args)
     code2, remote, _ = run_cli(capsys, *args, "--scheduler", cluster.client.scheduler.address)
     assert code == code2 == 0 and local == remote
+
+
+def test_a_tuning_race_gives_the_local_answer_on_a_cluster(cluster, capsys):
+    """Every look of a race is a lockstep run; on a cluster the race drops the same settings
+    at the same looks and answers the same (apart from the time it took)."""
+    args = ("tune", "rum-runner", "--knob", "draw_count=2,3,4", "--knob", "flip_after_draw",
+            "--goal", "band_distance=0", "--budget", "60_000", "-q", "--format", "json")
+
+    def answer(*extra):
+        code, text, _ = run_cli(capsys, *args, *extra)
+        assert code == 0
+        data = json.loads(text)
+        for a in data["answers"]:
+            a.pop("seconds")
+        return data
+
+    assert answer() == answer("--scheduler", cluster.client.scheduler.address)
 
 
 def test_a_report_page_built_on_a_cluster_has_the_same_tables(cluster):

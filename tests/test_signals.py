@@ -381,7 +381,7 @@ def test_tune_stopped_mid_race_answers_from_the_looks_that_finished(monkeypatch,
                               "--format", "json")
     assert code == 130 and len(calls) >= 30
     data = json.loads(text)
-    assert data["partial"]["note"].startswith("interrupted at 1 players")
+    assert data["partial"]["note"].startswith("interrupted at 1 player;")
     race = data["answers"][0]["race"]
     assert race["interrupted"] and 0 < race["games_played"] < 100_000
     assert "partial: interrupted" in err
