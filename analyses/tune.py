@@ -89,6 +89,11 @@ class TuneAnswer:
         return self.race.best
 
     @property
+    def metrics(self) -> list[Metric]:
+        """The goals' metrics, each once, in the goals' order."""
+        return Objective(tuple(self.goals)).metrics()
+
+    @property
     def tied(self) -> list[int]:
         """Survivors other than the best: the race could not tell them from it."""
         return [i for i in self.race.survivors if i != self.best]
@@ -106,7 +111,7 @@ class TuneAnswer:
         """Each goal metric of ``arm`` once, with its 95% interval and, for the constraints
         on it, whether the interval shows each met."""
         t, out = self.race.tally, []
-        for m in self.race.objective.metrics():
+        for m in self.metrics:
             est = m.estimate(t, arm)
             lo, hi = m.interval(t, arm, 1 - CONFIDENCE)
             out.append({"metric": m.name, "estimate": est, "low": lo, "high": hi,

@@ -52,7 +52,7 @@ def test_page_embeds_png_figures(built):
     out, _ = built
     html = (out / "rum_runner.html").read_text()
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
-    assert len(images) == 7  # distribution + bands for each preset, the edges chart, ladder, tune
+    assert len(images) == 7  # distribution + bands for each preset, the edges chart, ladder, tune (one goal)
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]  # self-contained
 

@@ -134,22 +134,22 @@ class Tune(Section):
     def _one(self, page, a: TuneAnswer) -> None:
         page.paragraph(recommendation(a), css="answer")
         shown = order(a)[:SHOWN]
-        goal = a.goals[0]
         t = a.race.tally
-        rows = []
-        for i in shown:
-            lo, hi = goal.metric.interval(t, i, 0.05)
-            rows.append({"label": _short(a.labels[i]), "estimate": goal.metric.estimate(t, i),
-                         "low": lo, "high": hi, "group": _group(a, i)})
-        page.figure(figures.interval_dots(
-            pd.DataFrame(rows), f"{goal.metric.label} by setting, {_players(a)} "
-            f"({a.policies})", goal.metric.name,
-            reference=goal.value, percent=goal.metric.share),
-            alt=f"{goal.metric.name} of each setting with 95% intervals",
-            caption=f"Dots: the estimate at the games each setting played; whiskers: 95% "
-                    f"intervals ({goal.metric.method()}); dashed: the goal "
-                    f"({goal.text()}). Shown: the best, the settings not told apart from "
-                    f"it, then those dropped last.")
+        for metric in a.metrics:  # one figure per goal metric
+            goal = next(g for g in a.goals if g.metric.name == metric.name)
+            rows = []
+            for i in shown:
+                lo, hi = metric.interval(t, i, 0.05)
+                rows.append({"label": _short(a.labels[i]), "estimate": metric.estimate(t, i),
+                             "low": lo, "high": hi, "group": _group(a, i)})
+            page.figure(figures.interval_dots(
+                pd.DataFrame(rows), f"{metric.label} by setting, {_players(a)} "
+                f"({a.policies})", metric.name, reference=goal.value, percent=metric.share),
+                alt=f"{metric.name} of each setting with 95% intervals",
+                caption=f"Dots: the estimate at the games each setting played; whiskers: 95% "
+                        f"intervals ({metric.method()}); dashed: the goal ({goal.text()}). "
+                        "Shown: the best, the settings not told apart from it, then those "
+                        "dropped last.")
         table = pd.DataFrame([{
             "setting": a.labels[i], "status": a.status(i), "games": t.n(i),
             **{g["metric"]: _cell(g) for g in a.goal_rows(i)}} for i in shown])
