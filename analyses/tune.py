@@ -336,8 +336,10 @@ def _fitted_settings(arena: Arena, knobs: list[Knob], goals: list[Goal], make, b
     ("printed") and fitted on pilot games; (settings, first race game, pilot note)."""
     from analyses.fitting import FITTERS
 
-    (knob,) = [k for k in knobs if k.fit] if sum(k.fit for k in knobs) == 1 else \
-        _refuse("--knob ...=fit: fit one knob at a time")
+    fit = [k for k in knobs if k.fit]
+    if len(fit) > 1:
+        raise UserError("--knob ...=fit: fit one knob at a time")
+    knob = fit[0]
     if knobs[-1] is not knob:
         raise UserError(f"--knob {knob.name}=fit must be the last --knob")
     fitter = FITTERS.get(knob.option.key)
@@ -374,10 +376,6 @@ def _fitted_settings(arena: Arena, knobs: list[Knob], goals: list[Goal], make, b
             "text": f"a pilot of {pilot:,} games for each of {len(playable)} settings to fit "
                     f"{knob.name} ({fitter.method}), then the race on fresh games"}
     return settings, pilot, note
-
-
-def _refuse(message: str):
-    raise UserError(message)
 
 
 LEAST_LOOK = 200  # games per setting at a race's first look, at least (racing.first_look)
