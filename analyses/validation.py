@@ -325,6 +325,44 @@ def race_truths(truths, seed: int, budget: int, goals=("first_player_edge=0",),
 NEAR_BEST = tuple(Truth(0.5 + g) for g in (0.02, -0.015, 0.0, 0.01, -0.025, 0.03))
 
 
+def _box_covers(layout: Layout, frame: pd.DataFrame, goal: str, truth: float) -> bool:
+    """Does a box metric's 95% interval (``goals.Metric.interval``) cover its truth?"""
+    from analyses.goals import features
+    from analyses.racing import ArmTally
+
+    metric = parse_goal(goal, layout).metric
+    tally = ArmTally(1, layout.features())
+    tally.add([0], [features(frame, layout)])
+    lo, hi = metric.interval(tally, 0, 0.05)
+    return lo <= truth <= hi
+
+
+GAP_SHARES = (0.38, 0.33, 0.29)  # three places; the largest gap from 1/3 is 4.67 pp
+
+
+def largest_gap_box(rng) -> bool:
+    """The largest place gap's interval (the range of max |share - 1/P| over the Bonferroni
+    box of the shares) covers the true largest gap, 2,000 games."""
+    frame = synthetic_wins(rng, GAP_SHARES, 2000)
+    layout = Layout(3, None, frozenset(frame.columns))
+    truth = max(abs(x - 1 / 3) for x in GAP_SHARES)
+    return _box_covers(layout, frame, "max_place_gap=0", truth)
+
+
+BAND_TRUTH = (0.45, 0.22, 0.15, 0.09, 0.05, 0.04)  # against 40/25/15/10/6/4: distance 5 pp
+
+
+def band_distance_box(rng) -> bool:
+    """The band split's distance from a target (total variation) over the Bonferroni box
+    of the six band shares covers the true distance, 3,000 games."""
+    band = rng.choice(6, size=3000, p=BAND_TRUTH)
+    frame = pd.DataFrame({"win_0": (band > 0).astype(float), "band_0": band})
+    layout = Layout(1, None, frozenset(frame.columns))
+    truth = 0.5 * sum(abs(p - t / 100) for p, t in zip(BAND_TRUTH, (40, 25, 15, 10, 6, 4),
+                                                      strict=True))
+    return _box_covers(layout, frame, "band_distance=0", truth)
+
+
 def race_keeps_best(rng) -> bool:
     """Six settings, the best's edge 0 and the next 1 pp away, common random numbers: the
     race keeps the truly best (error rate 5%)."""
@@ -366,6 +404,9 @@ CASES = (
     Case("Rum Runner off-target distance", "coverage >= 95%", 0.95, off_target_distance, 200),
     Case("deal's share of score variance (jackknife)", "coverage >= 95%", 0.95,
          deal_variance_share, 400),
+    Case("largest place gap (Bonferroni box)", "coverage >= 95%", 0.95, largest_gap_box, 1000),
+    Case("band split distance (Bonferroni box)", "coverage >= 95%", 0.95, band_distance_box,
+         1000),
     Case("racing keeps the truly best setting", "error <= 5%", 0.95, race_keeps_best, 150),
     Case("racing with all settings equal", "error <= 5%", 0.95, race_all_equal, 150),
 )
