@@ -1115,7 +1115,7 @@ def tune(
                        "first_player_edge, place_gap[K], seat_gap[K], max_place_gap, "
                        "max_seat_gap, mean_rounds, median_rounds, mean_turns, median_turns, "
                        "tie_share, score_range, capped_share, mean_score, win_share, "
-                       "band_distance[SPLIT] (repeatable)")] = None,
+                       "band_share[K], band_distance[SPLIT] (repeatable)")] = None,
     knob: Annotated[list[str] | None, typer.Option(
         "--knob", help="a rule option to turn: OPTION (every value of a bool or choice), "
                        "OPTION=V1,V2, OPTION=LOW..HIGH, or list entries OPTION[I]=... / "

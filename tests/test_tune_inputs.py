@@ -362,3 +362,19 @@ def test_knob_values_are_shown_as_typed():
     assert parse_knob(cls, "max_consecutive_doubles=none,2").show(0) == "none"
     assert parse_knob(cls, "votes_for_coup=35,45").show(45) == "45"
     assert parse_knob(cls, "start_barrels_by_seat[1]=0,1").show(1) == "1"
+
+
+def test_the_help_names_every_goal_metric():
+    """`rumsim tune --help` lists the metrics by hand (the CLI does not import the analyses
+    to start); this keeps that list equal to the declared families."""
+    import typing
+
+    from analyses.goals import FAMILIES
+    from reports.cli import tune
+
+    hints = typing.get_type_hints(tune, include_extras=True)
+    help_text = hints["goal"].__metadata__[0].help
+    listed = help_text.split("metrics:", 1)[1]
+    for name, family in FAMILIES.items():
+        shown = f"{name}[{family.arg}]" if family.arg else name
+        assert shown in listed, f"--goal help lacks {shown}"
