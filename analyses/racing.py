@@ -246,10 +246,13 @@ def looks_bound(budget: int, first: int) -> int:
     return 2 + max(0, int(math.floor(math.log2(max(budget, first) / first))))
 
 
-def first_look(budget: int, arms: int) -> int:
+LEAST_LOOK = 200  # games per candidate at the first look, at least (so normal intervals hold)
+
+
+def first_look(budget: int, arms: int, least: int = LEAST_LOOK) -> int:
     """Games per arm at the first look: an eighth of the budget over the arms, rounded to
-    hundreds, at least 200."""
-    return max(200, int(budget / (8 * arms)) // 100 * 100)
+    hundreds, at least ``least``."""
+    return max(least, int(budget / (8 * arms)) // 100 * 100)
 
 
 def race(arena: Arena, rules: Sequence, labels: Sequence[str], layout: Layout,

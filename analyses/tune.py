@@ -35,7 +35,7 @@ from analyses.knobs import (
     parse_knob,
     rules_for,
 )
-from analyses.racing import ALPHA, Arena, Objective, Race, race
+from analyses.racing import ALPHA, LEAST_LOOK, Arena, Objective, Race, first_look, race
 from analyses.screening import screen
 from analyses.stats import holm
 from engines._rules import RulesError
@@ -243,9 +243,12 @@ def goal_line(g: dict) -> str:
 
 def tune(info, players: int, base_overrides: dict, goals: list[str], knobs: list[str],
          arena: Arena, budget: int, policies_label: str, alpha: float = ALPHA,
-         seed: int = 0, max_grid: int = MAX_GRID, first: int | None = None,
+         seed: int = 0, max_grid: int = MAX_GRID, look: int = LEAST_LOOK,
          trials: int = TRIALS) -> TuneAnswer:
-    """Tune ``knobs`` toward ``goals`` at ``players`` within ``budget`` games in all."""
+    """Tune ``knobs`` toward ``goals`` at ``players`` within ``budget`` games in all.
+
+    ``look``: the least games per setting at the race's first look (a fit's pilot plays at
+    least five times as many); the report's tiny test scales lower it."""
     start = time.perf_counter()
     cls = info.rules_cls
     layout = Layout.of(info, players)
@@ -278,7 +281,8 @@ def tune(info, players: int, base_overrides: dict, goals: list[str], knobs: list
     size = grid_size([k for k in knob_list if not k.fit])
     if fit:
         settings, first_game, note = _fitted_settings(arena, knob_list, goal_list, make,
-                                                      base, budget, size, max_grid)
+                                                      base, budget, size, max_grid,
+                                                      PILOT_LOOKS * look)
         budget -= note["played"]
         screening = note
         flags = [v[-1] != "printed" for v in settings]
@@ -317,12 +321,12 @@ def tune(info, players: int, base_overrides: dict, goals: list[str], knobs: list
         raise UserError("the knobs give no setting other than the current rules"
                         + (f" ({len(skipped)} impossible, e.g. {next(iter(skipped.values()))})"
                            if skipped else ""))
-    if budget < 2 * len(rules) * LEAST_LOOK:
+    if budget < 2 * len(rules) * look:
         raise UserError(f"--budget is too small for {len(rules)} settings: the race has "
                         f"{max(budget, 0):,} games left; give at least "
-                        f"{least_budget(info, players, knobs, goals):,} games")
-    raced = race(arena, rules, labels, layout, objective, budget, alpha, first=first,
-                 first_game=first_game, base=0)
+                        f"{least_budget(info, players, knobs, goals, look):,} games")
+    raced = race(arena, rules, labels, layout, objective, budget, alpha,
+                 first=first_look(budget, len(rules), look), first_game=first_game, base=0)
     answer = TuneAnswer(info.title, players, policies_label, goal_list, knob_list, labels,
                         values, raced, list(skipped.values()), seed, screening)
     answer.side = moves(raced, side_metrics(layout), answer.best)
@@ -331,7 +335,7 @@ def tune(info, players: int, base_overrides: dict, goals: list[str], knobs: list
 
 
 def _fitted_settings(arena: Arena, knobs: list[Knob], goals: list[Goal], make, base,
-                     budget: int, size: float, max_grid: int):
+                     budget: int, size: float, max_grid: int, least: int):
     """Each setting of the other knobs twice, with the fit knob at the base rules' value
     ("printed") and fitted on pilot games; (settings, first race game, pilot note)."""
     from analyses.fitting import FITTERS
@@ -356,7 +360,7 @@ def _fitted_settings(arena: Arena, knobs: list[Knob], goals: list[Goal], make, b
                 is not None]
     if not playable:
         raise UserError("the knobs give no setting the rules allow")
-    pilot = max(PILOT, budget // 4 // len(playable) // 100 * 100)
+    pilot = max(least, budget // 4 // len(playable) // 100 * 100)
     tallies = [fitter.tally() for _ in playable]
 
     def take(frames):
@@ -378,23 +382,22 @@ def _fitted_settings(arena: Arena, knobs: list[Knob], goals: list[Goal], make, b
     return settings, pilot, note
 
 
-LEAST_LOOK = 200  # games per setting at a race's first look, at least (racing.first_look)
-PILOT = 1000      # games per setting of a fit's pilot, at least
+PILOT_LOOKS = 5  # a fit's pilot plays at least this many first looks' games per setting
 
 
-def least_budget(info, players: int, knobs, goals) -> int:
+def least_budget(info, players: int, knobs, goals, look: int = LEAST_LOOK) -> int:
     """The smallest budget a tuning of these knobs can be played with: two looks of the
     race's least size for every raced setting and the current rules, plus the pilot or the
     screening."""
     knob_list = [parse_knob(info.rules_cls, k) for k in knobs]
     size = grid_size([k for k in knob_list if not k.fit])
     if any(k.fit for k in knob_list):
-        raced, extra = 2 * size, PILOT * size
+        raced, extra = 2 * size, PILOT_LOOKS * look * size
     elif size <= MAX_GRID:
         raced, extra = size, 0
     else:
-        raced, extra = FINALISTS, TRIALS * LEAST_LOOK
-    return int(2 * (raced + 1) * LEAST_LOOK + extra)
+        raced, extra = FINALISTS, TRIALS * look
+    return int(2 * (raced + 1) * look + extra)
 
 
 def _current(knobs: list[Knob], base) -> str:

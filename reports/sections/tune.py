@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from analyses.racing import LEAST_LOOK
 from analyses.tune import (
     TuneAnswer,
     goal_line,
@@ -29,6 +30,13 @@ from reports import figures
 from reports.sections import Section
 
 SHOWN = 12  # settings in the figure and table: the best, its equals, then the closest dropped
+LEAST_LOOK_AT_TINY_SCALE = 20  # a test's tiny page plays tiny looks, as its other runs are
+
+
+def look_at(scale: float) -> int:
+    """The least games per setting at a race's first look at a page scale: the race's own
+    least at scale 0.1 (--quick) and above, shrinking below it."""
+    return max(LEAST_LOOK_AT_TINY_SCALE, round(LEAST_LOOK * min(1.0, 10 * scale)))
 
 
 @dataclass(frozen=True)
@@ -49,7 +57,9 @@ class Question:
     def budget_at(self, scale: float) -> int:
         return int(self.budget * scale)
 
-    def command(self, game: str, scale: float = 1.0) -> str:
+    def command(self, game: str, budget: int | None = None) -> str:
+        """The terminal command that asks this question (``budget``: default the
+        question's own)."""
         parts = ["rumsim", "tune", game]
         p = self.players
         parts += ["--players", str(p[0]) if len(p) == 1 else f"{p[0]}..{p[-1]}"
@@ -62,7 +72,7 @@ class Question:
             parts += ["--knob", k]
         for g in self.goals:
             parts += ["--goal", g]
-        parts += ["--budget", f"{self.budget_at(scale):_}"]
+        parts += ["--budget", f"{budget or self.budget:_}"]
         if self.seed:
             parts += ["--seed", str(self.seed)]
         return " ".join(shlex.quote(x) for x in parts)
@@ -93,16 +103,18 @@ class Tune(Section):
         out = []
         for q in self.questions:
             overrides = cls.from_strings(list(q.rules))
+            look = look_at(scale)
+            budget = max(q.budget_at(scale),
+                         least_budget(info, q.players[0], q.knobs, q.goals, look))
             answers = []
             for p in q.players:
                 policies = info.seat_policies(q.policy, p)
                 label = ",".join(dict.fromkeys(x.label() for x in policies))
                 arena = simulate_arena(info, p, policies, q.seed, workers, backend, cluster,
                                        progress)
-                budget = max(q.budget_at(scale), least_budget(info, p, q.knobs, q.goals))
                 answers.append(tune(info, p, overrides, list(q.goals), list(q.knobs), arena,
-                                    budget, label, seed=q.seed))
-            out.append(TuneResult(q, q.command(info.name, scale), answers))
+                                    budget, label, seed=q.seed, look=look))
+            out.append(TuneResult(q, q.command(info.name, budget), answers))
         return out
 
     def analyse(self, info, results) -> list[TuneResult]:
