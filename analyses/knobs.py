@@ -56,8 +56,6 @@ class Knob:
         return self.low is not None
 
     def show(self, value: Any) -> str:
-        if self.fit:
-            return self.option.show(value)
         if self.entries is not None:
             return str(value)
         if self.continuous:

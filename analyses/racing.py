@@ -26,6 +26,7 @@ arithmetic on the two candidates' own intervals.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -137,7 +138,7 @@ class Objective:
 
     goals: tuple[Goal, ...]
 
-    @property
+    @functools.cached_property  # read for every pair of every look
     def terms(self) -> tuple[Term, ...]:
         aims = [g for g in self.goals if not g.constraint]
         if aims:
@@ -145,7 +146,7 @@ class Objective:
         return tuple(Term(g.metric, g.weight, slope=1.0 if g.op == "<=" else -1.0)
                      for g in self.goals)
 
-    @property
+    @functools.cached_property
     def constraints(self) -> tuple[Goal, ...]:
         return tuple(g for g in self.goals if g.constraint)
 

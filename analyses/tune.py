@@ -47,6 +47,11 @@ TRIALS = 96        # settings the screening proposes (default)
 CONFIDENCE = 0.95  # the intervals shown (per comparison)
 
 
+def policies_text(policies) -> str:
+    """How an answer names its seats' policies: each distinct label once ('greedy')."""
+    return ",".join(dict.fromkeys(p.label() for p in policies))
+
+
 def simulate_arena(info, players: int, policies, seed: int, workers: int | None = None,
                    backend: str = "fast", cluster=None, progress: bool | None = None) -> Arena:
     """An arena that plays rule sets in lockstep with ``simulate.run`` (no rows kept)."""

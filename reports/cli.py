@@ -1146,7 +1146,7 @@ def tune(
     ones that cannot be told apart from it and what the change moves, each with intervals."""
     import pandas as pd
 
-    from analyses.tune import simulate_arena
+    from analyses.tune import policies_text, simulate_arena
     from analyses.tune import tune as tune_rules
 
     check_format(fmt)
@@ -1160,7 +1160,7 @@ def tune(
     with playing(cluster, scheduler, None, False) as (where, _):
         for p in counts:
             policies = info.seat_policies(policy, p)
-            label = ",".join(dict.fromkeys(x.label() for x in policies))
+            label = policies_text(policies)
             arena = simulate_arena(info, p, policies, seed, workers, cluster=where,
                                    progress=progress_flag(quiet))
             try:

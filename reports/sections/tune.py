@@ -22,6 +22,7 @@ from analyses.tune import (
     TuneAnswer,
     goal_line,
     least_budget,
+    policies_text,
     shown_value,
     simulate_arena,
     tune,
@@ -109,7 +110,7 @@ class Tune(Section):
             answers = []
             for p in q.players:
                 policies = info.seat_policies(q.policy, p)
-                label = ",".join(dict.fromkeys(x.label() for x in policies))
+                label = policies_text(policies)
                 arena = simulate_arena(info, p, policies, q.seed, workers, backend, cluster,
                                        progress)
                 answers.append(tune(info, p, overrides, list(q.goals), list(q.knobs), arena,
