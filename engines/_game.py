@@ -31,6 +31,9 @@ class Param:
     low: float | None = None
     high: float | None = None
     integer: bool = False
+    # The box `rumsim train` searches (low, high); None: the parameter is not trained.
+    # Narrower than the legal range where that range only guards against nonsense.
+    search: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,11 @@ class PolicySpec:
     help: str
     params: tuple[Param, ...] = ()
     slow: bool = False  # run only when asked, with fewer games
+
+    def __post_init__(self):
+        if len(self.params) > MAX_POLICY_PARAMS:
+            raise ValueError(f"policy {self.name} declares {len(self.params)} parameters; "
+                             f"a seat's row holds {MAX_POLICY_PARAMS}")
 
     def default(self, name: str) -> float:
         """The declared default of parameter ``name``."""
@@ -57,7 +65,7 @@ class PolicySpec:
         return type(columns)(self.code, *columns[1:])
 
 
-MAX_POLICY_PARAMS = 8
+MAX_POLICY_PARAMS = 24  # room for a trained evaluation's feature weights
 POLICY_WIDTH = 1 + MAX_POLICY_PARAMS  # one seat's encoded row: the code, then the parameters
 
 
