@@ -45,6 +45,10 @@ class PolicySpec:
     help: str
     params: tuple[Param, ...] = ()
     slow: bool = False  # run only when asked, with fewer games
+    # A trained parameter set (engines.trained): how it was made (command, seed, version,
+    # games, what it was trained against); None for a policy declared in code.
+    made: dict[str, Any] | None = field(default=None, compare=False)
+    base: str | None = None  # a trained set: the declared policy whose parameters it sets
 
     def __post_init__(self):
         if len(self.params) > MAX_POLICY_PARAMS:
@@ -148,6 +152,13 @@ class GameInfo:
     summary: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self):
+        # The game's trained parameter sets (engines/<game>/trained/*.toml) join its
+        # policies, each under its own name, so every command and page can seat them.
+        from engines import trained
+
+        self.policies.update(trained.load_game(self))
+
     # ------------------------------------------------------------ the two paths
 
     @property
@@ -236,6 +247,13 @@ class GameInfo:
                 raise RulesError(f"policy parameter {name}:{key}={raw} is out of range {lo}..{hi}")
             values[key] = value
         return Policy(spec, tuple(values[p.name] for p in spec.params))
+
+    def declared(self, policy: Policy) -> Policy:
+        """The policy as its declared kind plays it: a trained set's base policy with the set's
+        values (the same code and parameter row); any other policy as it is."""
+        if policy.spec.base is None:
+            return policy
+        return Policy(self.policies[policy.spec.base], policy.values)
 
     def seat_policies(self, text: str | None, players: int) -> tuple[Policy, ...]:
         """One policy for all seats ('greedy') or one per seat ('greedy,random,random')."""
