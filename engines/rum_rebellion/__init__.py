@@ -22,6 +22,62 @@ POLICIES = {
                           "near-coup leader", (
         Param("risk", 0.25, "risk appetite, as for threshold", 0.0, 1.0),
     )),
+    # Every decision scored by named features (policies.HeuristicPolicy); at these defaults
+    # it makes exactly threshold(0.5)'s decisions (tests/test_rum_rebellion_heuristic.py).
+    # Odds are the open card counts of spec 4.11/6.1: the Win/Lose card k draws ahead and
+    # the next Court Verdict card, from the decks' compositions and the cards seen since
+    # the last shuffle (exact once a whole cycle has been seen).
+    "heuristic": PolicySpec("heuristic", 3, "every decision scored by declared features "
+                            "(card-counted odds, rivals' coup threat, votes needed); at its "
+                            "defaults exactly threshold(0.5)", (
+        # commit a crime iff crime_limit - c + the weighted features >= 0
+        Param("crime_limit", 3.0, "largest crime committed blind: the size of gamble a "
+              "player takes for c barrels (threshold(0.5): 3)", 0.0, 10.0, search=(0.0, 6.0)),
+        Param("crime_gain", 0.0, "x expected barrels of the crime (card-counted WIN pays c, "
+              "a Fine costs c): a known WIN is free money", -10.0, 10.0, search=(0.0, 4.0)),
+        Param("crime_jail", 0.0, "x expected missed turns (Gaol, unpaid Fine): a lost turn "
+              "is worth a whole roll of progress", -10.0, 10.0, search=(0.0, 4.0)),
+        Param("crime_need", 0.0, "x share of the next level's price still missing: barrels "
+              "are worth most while they stand between the player and moving up",
+              -10.0, 10.0, search=(-3.0, 3.0)),
+        Param("crime_threat", 0.0, "x the leading rival's coup threat (0..1): when time is "
+              "short a behind player must gamble, or must not lose turns", -10.0, 10.0,
+              search=(-3.0, 3.0)),
+        # target: announced players first (they attempt next turn), then the largest score
+        Param("chal_votes", 1.0, "target score x the target's votes / 10: taking votes from "
+              "the richest hurts the race most (threshold: the most votes)", -5.0, 5.0,
+              search=(-1.0, 2.0)),
+        Param("chal_edge_threat", 0.0, "target score x edge x the target's coup threat "
+              "(edge = 2 P(WIN) - 1): a likely win should hit the leader, a likely loss "
+              "should feed someone harmless", -20.0, 20.0, search=(-5.0, 10.0)),
+        # challenge the chosen target iff chal_base + the weighted features >= 0
+        Param("chal_base", 1.0, "challenge at even odds: a fair 10-vote coin flip is "
+              "variance (threshold(0.5): always)", -10.0, 10.0, search=(-3.0, 3.0)),
+        Param("chal_odds", 0.0, "x edge (2 P(WIN) - 1 of the counted next card): a counted "
+              "card turns the flip into a sure gain or loss", -20.0, 20.0, search=(0.0, 10.0)),
+        Param("chal_threat", 0.0, "x the target's coup threat: stripping 10 votes from a "
+              "near-coup leader delays the end", -10.0, 10.0, search=(-3.0, 3.0)),
+        Param("chal_risk", 0.0, "x [own votes would drop below the coup if it is lost]: a "
+              "lost challenge lapses one's own announcement", -10.0, 10.0, search=(-4.0, 2.0)),
+        Param("chal_reach", 0.0, "x [own votes reach the coup if it is won]: a won challenge "
+              "lets the player announce", -10.0, 10.0, search=(-2.0, 4.0)),
+        # buy the top Vote card iff value x vote_worth - price + buy_reach x [completes] >= 0
+        Param("vote_worth", 1.0, "barrels a vote is worth: buy a card whose price is at most "
+              "value x vote_worth (threshold(0.5): 1)", 0.0, 5.0, search=(0.4, 1.6)),
+        Param("buy_reach", 0.0, "extra barrels paid for a card that lifts the player to the "
+              "coup: the last card is worth more than its votes", -20.0, 20.0,
+              search=(-5.0, 10.0)),
+        # announce iff ann_base + ann_odds x (P(WIN) over the next draws - 1/2) >= 0
+        Param("ann_base", 1.0, "announce as soon as eligible: every round waited is a round "
+              "for rivals (threshold: always)", -10.0, 10.0, search=(-2.0, 2.0)),
+        Param("ann_odds", 0.0, "x the counted chance that the attempt draws WIN (the next "
+              "P - 1 cards; the next card under coup_delay=none): wait out a run of Lose "
+              "cards", -40.0, 40.0, search=(0.0, 20.0)),
+        # move up to the Rum Corps iff barrels - commission_cost >= rc_reserve
+        Param("rc_reserve", 0.0, "barrels kept after buying the commission: an officer "
+              "with no barrels cannot buy the Vote cards it lands on", 0.0, 30.0,
+              search=(0.0, 12.0)),
+    )),
 }
 
 _PER_SEAT = (

@@ -90,6 +90,7 @@ DOUBLES_CHAIN_CAP = 1000   # reference.DOUBLES_CHAIN_CAP
 WIN = 0                    # data.WIN_LOSE_CARDS codes
 GO_FREE = 0                # data.COURT_VERDICT_CARDS codes
 FINE = 1
+GAOL = 2
 CONVICT = 0
 TICKET_OF_LEAVE = 1
 RUM_CORPS = 2
@@ -102,6 +103,27 @@ THRESHOLD = POLICIES["threshold"].slots().CODE
 BLOCKER = POLICIES["blocker"].slots().CODE
 RISK = POLICIES["threshold"].slots().risk
 assert POLICIES["blocker"].slots().risk == RISK, "both policies' risk is read at one column"
+HEURISTIC = POLICIES["heuristic"].slots().CODE
+_H = POLICIES["heuristic"].slots()
+H_CRIME_LIMIT = _H.crime_limit
+H_CRIME_GAIN = _H.crime_gain
+H_CRIME_JAIL = _H.crime_jail
+H_CRIME_NEED = _H.crime_need
+H_CRIME_THREAT = _H.crime_threat
+H_CHAL_VOTES = _H.chal_votes
+H_CHAL_EDGE_THREAT = _H.chal_edge_threat
+H_CHAL_BASE = _H.chal_base
+H_CHAL_ODDS = _H.chal_odds
+H_CHAL_THREAT = _H.chal_threat
+H_CHAL_RISK = _H.chal_risk
+H_CHAL_REACH = _H.chal_reach
+H_VOTE_WORTH = _H.vote_worth
+H_BUY_REACH = _H.buy_reach
+H_ANN_BASE = _H.ann_base
+H_ANN_ODDS = _H.ann_odds
+H_RC_RESERVE = _H.rc_reserve
+HEURISTIC_RISK = 0.5       # the house-rule decisions it takes from threshold(0.5)
+TOL = 1e-9                 # policies.TOL
 
 # ---------------------------------------------------------------- the flat state: header
 S_P = 0
@@ -143,7 +165,10 @@ S_BETS = 46               # MAXP: each seat's side-bet call for the card being d
 S_OFFERS = 52             # MAX_OFFERS x 4: the vote trades offered in S2: kind (0 ask,
                           # 1 offer), other seat, card, price
 MAX_OFFERS = 4 * (MAXP - 1)
-S_SEATS = S_OFFERS + 4 * MAX_OFFERS
+S_CV_SEEN = S_OFFERS + 4 * MAX_OFFERS   # Court Verdict cards drawn since the last shuffle
+S_CV_SEEN_FINES = S_CV_SEEN + 1         # ... of which FINE
+S_CV_SEEN_GAOLS = S_CV_SEEN + 2         # ... of which GAOL
+S_SEATS = S_CV_SEEN + 3
 # per seat: MAXP slots each
 S_LEVEL = S_SEATS
 S_POS = S_LEVEL + MAXP
@@ -178,7 +203,9 @@ G_N_WL = G_N_CARDS + 1
 G_N_CV = G_N_WL + 1
 G_WL_WINS = G_N_CV + 1
 G_TICKETS_EACH = G_WL_WINS + 1
-G_N_TENS = G_TICKETS_EACH + 1
+G_CV_FINES = G_TICKETS_EACH + 1   # FINE cards in the Court Verdict deck
+G_CV_GAOLS = G_CV_FINES + 1       # GAOL cards
+G_N_TENS = G_CV_GAOLS + 1
 G_O_VVAL = G_N_TENS + 1           # offsets of the variable parts
 G_O_VPRICE = G_O_VVAL + 1
 G_O_WL0 = G_O_VPRICE + 1
@@ -212,6 +239,8 @@ def encode_data(rules, players: int) -> np.ndarray:
     g[G_N_CV] = n_cv
     g[G_WL_WINS] = int(np.sum(d.win_lose == WIN))
     g[G_TICKETS_EACH] = rules.tickets_each(players)
+    g[G_CV_FINES] = int(np.sum(d.court_verdict == FINE))
+    g[G_CV_GAOLS] = int(np.sum(d.court_verdict == GAOL))
     g[G_N_TENS] = len(tens)
     o = G_FIXED
     g[G_O_VVAL] = o
@@ -302,6 +331,14 @@ def _rotate_to_top(s, o, n, head):
         _reverse(s, o, o + head)
         _reverse(s, o + head, o + n)
         _reverse(s, o, o + n)
+
+
+@njit(**STEP_INLINE)
+def _risk(pol, p):
+    """The risk of threshold and blocker; heuristic's house-rule decisions are threshold(0.5)'s."""
+    if int(pol[p * PW]) == HEURISTIC:
+        return HEURISTIC_RISK
+    return pol[p * PW + RISK]
 
 
 @njit(**STEP_INLINE)
@@ -577,7 +614,7 @@ def side_bet(s, g, pol, rg, q):
         else:
             wins -= s[S_WL_SEEN_WINS]
             total -= seen
-    risk = pol[q * PW + RISK]
+    risk = _risk(pol, q)
     if 2 * wins >= (2.0 - risk) * total:
         return 0
     if 2 * (total - wins) >= (2.0 - risk) * total:
@@ -630,6 +667,11 @@ def draw_court_verdict(s, g):
     h = s[S_CV_HEAD]
     card = s[s[S_O_CV] + h]
     s[S_CV_HEAD] = h + 1 if h + 1 < g[G_N_CV] else 0
+    s[S_CV_SEEN] += 1
+    if card == FINE:
+        s[S_CV_SEEN_FINES] += 1
+    elif card == GAOL:
+        s[S_CV_SEEN_GAOLS] += 1
     return card
 
 
@@ -644,6 +686,9 @@ def shuffle_decks(s, g, rg):
     s[S_WL_SEEN_WINS] = 0
     _rotate_to_top(s, s[S_O_CV], g[G_N_CV], s[S_CV_HEAD])
     s[S_CV_HEAD] = 0
+    s[S_CV_SEEN] = 0
+    s[S_CV_SEEN_FINES] = 0
+    s[S_CV_SEEN_GAOLS] = 0
     _shuffle(rg, s, s[S_O_CV], g[G_N_CV])
 
 
@@ -979,6 +1024,133 @@ def on_pass_start(s, g, pol, rg, p):
     store_pays(s, g, p, income)
 
 
+# ================================================================ heuristic (policies.HeuristicPolicy)
+
+
+@njit(**STEP_INLINE)
+def win_chance(s, g, k):
+    """policies.win_chance: P(WIN) of the Win/Lose card ``k`` draws ahead, counted."""
+    n = g[G_N_WL]
+    wins = g[G_WL_WINS]
+    if g[R.win_lose_after_draw] == 1:
+        return wins / n
+    seen = s[S_WL_SEEN]
+    km = k % n
+    if seen - n + km >= 0:
+        return 1.0 if s[s[S_O_WL] + (s[S_WL_HEAD] + km) % n] == WIN else 0.0
+    return (wins - s[S_WL_SEEN_WINS]) / (n - seen)
+
+
+@njit(**STEP_INLINE)
+def coup_threat(s, g, q):
+    """policies.coup_threat: min(votes, V) / V on a level that may attempt a coup, else 0."""
+    if g[R.coup_requires_rum_corps] and s[S_LEVEL + q] != RUM_CORPS:
+        return 0.0
+    V = g[R.votes_for_coup]
+    return min(s[S_VOTES + q], V) / V
+
+
+@njit(**STEP_INLINE)
+def eligible_with(s, g, p, votes):
+    """policies.eligible_with: coup_eligible with ``votes`` votes."""
+    if g[R.coup_requires_rum_corps] and s[S_LEVEL + p] != RUM_CORPS:
+        return False
+    return votes >= g[R.votes_for_coup] and s[S_NOWED + p] == 0
+
+
+@njit(**STEP)
+def h_commit_crime(s, g, pol, p, c):
+    """HeuristicPolicy.commit_crime, the same sum in the same order."""
+    o = p * PW
+    win = c if g[R.crime_win_amount] == -1 else g[R.crime_win_amount]
+    p_win = win_chance(s, g, 0)
+    n = g[G_N_CV]
+    seen = s[S_CV_SEEN]
+    if seen >= n:
+        card = s[s[S_O_CV] + s[S_CV_HEAD]]
+        p_fine = 1.0 if card == FINE else 0.0
+        p_gaol = 1.0 if card == GAOL else 0.0
+    else:
+        left = n - seen
+        p_fine = (g[G_CV_FINES] - s[S_CV_SEEN_FINES]) / left
+        p_gaol = (g[G_CV_GAOLS] - s[S_CV_SEEN_GAOLS]) / left
+    barrels = s[S_BARRELS + p]
+    if barrels >= c:
+        fine_barrels = c
+        fine_turns = 0
+    elif g[R.fine_unpaid] == 0:
+        fine_barrels = 0
+        fine_turns = c
+    else:
+        fine_barrels = barrels
+        fine_turns = c - barrels
+    lose = 1.0 - p_win
+    gain = p_win * win - lose * p_fine * fine_barrels
+    jail = lose * (p_gaol * c + p_fine * fine_turns)
+    level = s[S_LEVEL + p]
+    if level == CONVICT:
+        cost = g[R.ticket_cost]
+        need = max(0, cost - barrels) / cost
+    elif level == TICKET_OF_LEAVE:
+        cost = g[R.commission_cost]
+        need = max(0, cost - barrels) / cost
+    else:
+        need = 0.0
+    threat = 0.0
+    P = s[S_P]
+    q = p
+    for _ in range(1, P):
+        q = _next_seat(q, P)
+        threat = max(threat, coup_threat(s, g, q))
+    score = (pol[o + H_CRIME_LIMIT] - c + pol[o + H_CRIME_GAIN] * gain
+             - pol[o + H_CRIME_JAIL] * jail + pol[o + H_CRIME_NEED] * need
+             + pol[o + H_CRIME_THREAT] * threat)
+    return score >= -TOL
+
+
+@njit(**STEP)
+def h_challenge(s, g, pol, p, need, same, any_announced):
+    """HeuristicPolicy.challenge: the target (announced ones first), or -1 for none."""
+    o = p * PW
+    P = s[S_P]
+    level = s[S_LEVEL + p]
+    edge = 2.0 * win_chance(s, g, 0) - 1.0
+    best = -1
+    best_score = 0.0
+    q = p
+    for _ in range(1, P):
+        q = _next_seat(q, P)
+        if s[S_VOTES + q] < need or (same and s[S_LEVEL + q] != level):
+            continue
+        if any_announced and s[S_ANN_ROUND + q] == NONE:
+            continue
+        score = (pol[o + H_CHAL_VOTES] * (s[S_VOTES + q] / 10)
+                 + pol[o + H_CHAL_EDGE_THREAT] * edge * coup_threat(s, g, q))
+        if best < 0 or score > best_score + TOL:
+            best = q
+            best_score = score
+    votes = s[S_VOTES + p]
+    stake = g[R.challenge_stake]
+    now = eligible_with(s, g, p, votes)
+    at_risk = 1.0 if now and not eligible_with(s, g, p, votes - stake) else 0.0
+    reach = 1.0 if not now and eligible_with(s, g, p, votes + stake) else 0.0
+    go = (pol[o + H_CHAL_BASE] + pol[o + H_CHAL_ODDS] * edge
+          + pol[o + H_CHAL_THREAT] * coup_threat(s, g, best)
+          + pol[o + H_CHAL_RISK] * at_risk + pol[o + H_CHAL_REACH] * reach)
+    return best if go >= -TOL else -1
+
+
+@njit(**STEP)
+def h_announce(s, g, pol, p):
+    """HeuristicPolicy.announce_coup."""
+    o = p * PW
+    K = 1 if g[R.coup_delay] == 2 else max(1, s[S_P] - 1)
+    total = 0.0
+    for k in range(K):
+        total += win_chance(s, g, k)
+    return pol[o + H_ANN_BASE] + pol[o + H_ANN_ODDS] * (total / K - 0.5) >= -TOL
+
+
 # ================================================================ squares (spec §4.5)
 
 
@@ -988,6 +1160,9 @@ def crime(s, g, pol, rg, p, c):
     code = int(pol[p * PW])
     if code == RANDOM:
         if not _yes(rg, p):
+            return
+    elif code == HEURISTIC:
+        if not h_commit_crime(s, g, pol, p, c):
             return
     elif c > crime_limit(pol[p * PW + RISK]):
         return
@@ -1052,6 +1227,10 @@ def challenge(s, g, pol, rg, p):
             if pick == 0:
                 q = t
                 break
+    elif code == HEURISTIC:
+        q = h_challenge(s, g, pol, p, need, same, best_ann >= 0)
+        if q < 0:
+            return
     else:
         if best_ann >= 0:
             q = best_ann
@@ -1096,6 +1275,24 @@ def buy_vote_cards(s, g, pol, rg, p):
             return
         if code == RANDOM:
             if not _yes(rg, p):
+                return
+        elif code == HEURISTIC:
+            o = p * PW
+            if visible:
+                value = g[ov + card]
+                votes = s[S_VOTES + p]
+                V = g[R.votes_for_coup]
+                reach = 1.0 if votes < V <= votes + value else 0.0
+                score = value * pol[o + H_VOTE_WORTH] - price + pol[o + H_BUY_REACH] * reach
+            else:
+                op_ = s[S_O_PACK] + s[S_PACK_HEAD]
+                sum_price = 0
+                sum_value = 0
+                for i in range(n):
+                    sum_price += g[op + s[op_ + i]]
+                    sum_value += g[ov + s[op_ + i]]
+                score = sum_value * pol[o + H_VOTE_WORTH] - sum_price
+            if not score >= -TOL:
                 return
         elif visible:
             if not buys(price, g[ov + card], pol[p * PW + RISK]):
@@ -1221,7 +1418,7 @@ def s2_vote_trade(s, g, pol, rg, p):
     if code == RANDOM:
         pick = _pbelow(rg, p, n + 1) - 1
     else:
-        risk = pol[p * PW + RISK]
+        risk = _risk(pol, p)
         if s[S_VOTES + p] >= g[R.votes_for_coup]:
             return
         if g[R.coup_requires_rum_corps] and s[S_LEVEL + p] != RUM_CORPS:
@@ -1252,11 +1449,11 @@ def s2_vote_trade(s, g, pol, rg, p):
     if qcode == RANDOM:
         accepted = _yes(rg, q)
     elif kind == 0:
-        margin = 10 if qcode == THRESHOLD else 20
+        margin = 20 if qcode == BLOCKER else 10
         accepted = (s[S_LEVEL + q] != RUM_CORPS
                     and s[S_VOTES + p] + value < g[R.votes_for_coup] - margin)
     else:
-        accepted = s[S_LEVEL + q] == RUM_CORPS and buys(price, value, pol[q * PW + RISK])
+        accepted = s[S_LEVEL + q] == RUM_CORPS and buys(price, value, _risk(pol, q))
     if not accepted:
         return
     if kind == 0:
@@ -1292,7 +1489,10 @@ def s3_coup_window(s, g, pol, rg, p):
     if delay == 2:
         if not coup_eligible(s, g, p):
             return False
-        if int(pol[p * PW]) == RANDOM and not _yes(rg, p):
+        code = int(pol[p * PW])
+        if code == RANDOM and not _yes(rg, p):
+            return False
+        if code == HEURISTIC and not h_announce(s, g, pol, p):
             return False
     else:
         ann = s[S_ANN_ROUND + p]
@@ -1329,6 +1529,9 @@ def s4_level_up(s, g, pol, rg, p):
               and s[S_ROT + p] >= g[R.tol_min_rotations] and s[S_NOWED + p] == 0):
             if random and not _yes(rg, p):
                 return
+            if (int(pol[p * PW]) == HEURISTIC and not barrels - g[R.commission_cost]
+                    >= pol[p * PW + H_RC_RESERVE] - TOL):
+                return
             pay_store(s, p, g[R.commission_cost])
         else:
             return
@@ -1362,7 +1565,10 @@ def s9_announce(s, g, pol, rg, p):
         return
     if not coup_eligible(s, g, p):
         return
-    if int(pol[p * PW]) == RANDOM and not _yes(rg, p):
+    code = int(pol[p * PW])
+    if code == RANDOM and not _yes(rg, p):
+        return
+    if code == HEURISTIC and not h_announce(s, g, pol, p):
         return
     s[S_ANN_ROUND + p] = s[S_ROUND]
     s[S_ANN_TURN + p] = s[S_TURN_ID]

@@ -3,6 +3,9 @@
 * ``random``    — uniform over the legal options of each decision (spec §6.3 P1).
 * ``threshold`` — greedy with a risk appetite ``risk`` (P2).
 * ``blocker``   — ``threshold`` that spends its challenges on the leader (P3).
+* ``heuristic`` — every decision scored by declared, named features (card-counted
+  odds, the rivals' coup threat, votes and barrels needed); at its defaults it
+  makes exactly ``threshold(0.5)``'s decisions. It draws no random numbers.
 
 One method per decision ID of spec §6.2; the engine asks a decision only when
 it has at least two legal options, so a forced decision never draws a random
@@ -28,8 +31,17 @@ import math
 
 from engines._rng import Rng
 from engines.rum_rebellion import POLICIES
-from engines.rum_rebellion.data import LOSE, RUM_CORPS, WIN
-from engines.rum_rebellion.reference import next_win_lose_odds
+from engines.rum_rebellion.data import (
+    CONVICT,
+    FINE,
+    GAOL,
+    LOSE,
+    RUM_CORPS,
+    TICKET_OF_LEAVE,
+    WIN,
+)
+from engines.rum_rebellion.reference import next_win_lose_odds, owes_notes
+from engines.rum_rebellion.rules import CRIME_VALUE
 
 # ================================================================ random (P1)
 
@@ -214,6 +226,169 @@ class BlockerPolicy(ThresholdPolicy):
         return None
 
 
+# ================================================================ heuristic
+
+TOL = 1e-9   # a yes needs its score >= -TOL; a later target must beat the best by more
+
+
+def win_chance(t, k: int) -> float:
+    """P(WIN) of the Win/Lose card ``k`` draws ahead, from what every player has seen.
+
+    Drawn cards go under the deck, so the card ``k`` ahead is one seen since the
+    last shuffle once ``seen - n + k mod n >= 0`` (then it is known); otherwise it
+    is one of the unseen cards (spec §4.11, §6.1). Under ``iid`` every draw is fresh.
+    """
+    deck = t.win_lose
+    n = len(deck)
+    wins = sum(1 for c in deck if c == WIN)
+    if t.rules.win_lose_after_draw == "iid":
+        return wins / n
+    seen = t.win_lose_seen
+    j = len(seen) - n + k % n
+    if j >= 0:
+        return 1.0 if seen[j] == WIN else 0.0
+    return (wins - sum(1 for c in seen if c == WIN)) / (n - len(seen))
+
+
+def verdict_odds(t) -> tuple[float, float]:
+    """(P(FINE), P(GAOL)) of the next Court Verdict card, counted like ``win_chance``."""
+    deck = t.court_verdict
+    n = len(deck)
+    seen = t.court_verdict_seen
+    if len(seen) >= n:
+        card = seen[len(seen) - n]
+        return (1.0 if card == FINE else 0.0), (1.0 if card == GAOL else 0.0)
+    left = n - len(seen)
+    fines = sum(1 for c in deck if c == FINE) - sum(1 for c in seen if c == FINE)
+    gaols = sum(1 for c in deck if c == GAOL) - sum(1 for c in seen if c == GAOL)
+    return fines / left, gaols / left
+
+
+def coup_threat(t, q) -> float:
+    """How near seat q is to a coup: min(votes, V) / V on a level that may attempt one, else 0."""
+    pl = t.players[q]
+    if t.rules.coup_requires_rum_corps and pl.level != RUM_CORPS:
+        return 0.0
+    V = t.rules.votes_for_coup
+    return min(pl.votes, V) / V
+
+
+def rival_threat(t, p) -> float:
+    """The largest coup threat among p's rivals."""
+    most = 0.0
+    for q in t.others(p):
+        most = max(most, coup_threat(t, q))
+    return most
+
+
+def need_share(t, p) -> float:
+    """The share of the next level's price p still lacks (0 on the Rum Corps)."""
+    pl = t.players[p]
+    if pl.level == CONVICT:
+        cost = t.rules.ticket_cost
+    elif pl.level == TICKET_OF_LEAVE:
+        cost = t.rules.commission_cost
+    else:
+        return 0.0
+    return max(0, cost - pl.barrels) / cost
+
+
+def eligible_with(t, p, votes: int) -> bool:
+    """coup_eligible with ``votes`` votes instead of p's own."""
+    pl = t.players[p]
+    if t.rules.coup_requires_rum_corps and pl.level != RUM_CORPS:
+        return False
+    return votes >= t.rules.votes_for_coup and not owes_notes(t, p)
+
+
+class HeuristicPolicy(ThresholdPolicy):
+    """Each decision a weighted sum of named features (declared in ``POLICIES``).
+
+    * crime c:   crime_limit - c + crime_gain x E[barrels] - crime_jail x E[missed turns]
+                 + crime_need x need + crime_threat x rival threat >= 0
+    * challenge: the pool is the announced targets if any, else all; the target
+                 maximises chal_votes x votes/10 + chal_edge_threat x edge x its threat
+                 (ties: first in turn order after p); challenge iff chal_base
+                 + chal_odds x edge + chal_threat x its threat + chal_risk x at_risk
+                 + chal_reach x reach >= 0, edge = 2 P(WIN next) - 1
+    * buy:       value x vote_worth - price + buy_reach x [the card lifts p to the coup]
+                 >= 0 (blind pack: the pack's sums, no reach term)
+    * announce:  ann_base + ann_odds x (mean P(WIN) of the next K cards - 1/2) >= 0,
+                 K = P - 1 (1 under coup_delay=none, where announcing is attempting)
+    * move up to the Rum Corps iff barrels - commission_cost >= rc_reserve
+    * everything else (redeem, ticket, promotion, Store sale, Major's income, side
+      bets, vote trades) as threshold(0.5).
+    Sums are evaluated left to right, as written, on both paths.
+    """
+
+    def __init__(self, **params):
+        super().__init__(0.5)
+        for name, value in params.items():
+            setattr(self, name, value)
+
+    def level_up(self, t, p, level) -> bool:
+        if level == RUM_CORPS:
+            return t.players[p].barrels - t.rules.commission_cost >= self.rc_reserve - TOL
+        return True
+
+    def commit_crime(self, t, p, value) -> bool:
+        pl = t.players[p]
+        c = value
+        win = c if t.rules.crime_win_amount == CRIME_VALUE else t.rules.crime_win_amount
+        p_win = win_chance(t, 0)
+        p_fine, p_gaol = verdict_odds(t)
+        if pl.barrels >= c:
+            fine_barrels, fine_turns = c, 0
+        elif t.rules.fine_unpaid == "gaol":
+            fine_barrels, fine_turns = 0, c
+        else:
+            fine_barrels, fine_turns = pl.barrels, c - pl.barrels
+        lose = 1.0 - p_win
+        gain = p_win * win - lose * p_fine * fine_barrels
+        jail = lose * (p_gaol * c + p_fine * fine_turns)
+        score = (self.crime_limit - c + self.crime_gain * gain - self.crime_jail * jail
+                 + self.crime_need * need_share(t, p) + self.crime_threat * rival_threat(t, p))
+        return score >= -TOL
+
+    def challenge(self, t, p, targets):
+        pool = [q for q in targets if t.players[q].announced_round is not None] or targets
+        edge = 2.0 * win_chance(t, 0) - 1.0
+        best, best_score = None, 0.0
+        for q in pool:
+            score = (self.chal_votes * (t.players[q].votes / 10)
+                     + self.chal_edge_threat * edge * coup_threat(t, q))
+            if best is None or score > best_score + TOL:
+                best, best_score = q, score
+        votes = t.players[p].votes
+        stake = t.rules.challenge_stake
+        now = eligible_with(t, p, votes)
+        at_risk = 1.0 if now and not eligible_with(t, p, votes - stake) else 0.0
+        reach = 1.0 if not now and eligible_with(t, p, votes + stake) else 0.0
+        go = (self.chal_base + self.chal_odds * edge + self.chal_threat * coup_threat(t, best)
+              + self.chal_risk * at_risk + self.chal_reach * reach)
+        return best if go >= -TOL else None
+
+    def buy_vote(self, t, p) -> bool:
+        pack = t.vote_pack
+        if t.rules.vote_top_visible:
+            card = pack[0]
+            votes = t.players[p].votes
+            V = t.rules.votes_for_coup
+            reach = 1.0 if votes < V <= votes + card.value else 0.0
+            score = card.value * self.vote_worth - card.price + self.buy_reach * reach
+        else:
+            score = (sum(c.value for c in pack) * self.vote_worth
+                     - sum(c.price for c in pack))
+        return score >= -TOL
+
+    def announce_coup(self, t, p) -> bool:
+        K = 1 if t.rules.coup_delay == "none" else max(1, t.P - 1)
+        total = 0.0
+        for k in range(K):
+            total += win_chance(t, k)
+        return self.ann_base + self.ann_odds * (total / K - 0.5) >= -TOL
+
+
 def build(policy, rng: Rng):
     """The reference decision maker for a declared ``Policy`` (engines._game.Policy)."""
     return BUILDERS[policy.name](policy, rng)
@@ -224,4 +399,5 @@ BUILDERS = {
     "random": lambda policy, rng: RandomPolicy(rng),
     "threshold": lambda policy, rng: ThresholdPolicy(**policy.params()),
     "blocker": lambda policy, rng: BlockerPolicy(**policy.params()),
+    "heuristic": lambda policy, rng: HeuristicPolicy(**policy.params()),
 }
