@@ -173,6 +173,13 @@ class Metric:
     parts: tuple[str, ...]
     offset: float = 0.0
     target: tuple[float, ...] = ()
+    # What the parts' per-game values are divided by (0: the feature's own ``scale``), for
+    # a feature summed over several games of one deal (a trained seat's rotations).
+    divisor: float = 0.0
+
+    def per(self, feature: str) -> float:
+        """The factor between a part's stored values and the metric's units."""
+        return self.divisor or scale(feature)
 
     @property
     def share(self) -> bool:
@@ -193,7 +200,7 @@ class Metric:
         f = self.parts[0]
         d = m.mean(a, f) - m.mean(b, f)
         lo, hi = _normal(d, m.diff_var(a, b, f), m.n(a), miss)
-        return (lo / scale(f), hi / scale(f))
+        return (lo / self.per(f), hi / self.per(f))
 
     def method(self) -> str:
         return KINDS[self.kind].method
@@ -208,13 +215,13 @@ class Kind:
 
 def _linear_estimate(metric: Metric, m: Moments, arm: int) -> float:
     f = metric.parts[0]
-    return m.mean(arm, f) / scale(f) + metric.offset
+    return m.mean(arm, f) / metric.per(f) + metric.offset
 
 
 def _linear_interval(metric: Metric, m: Moments, arm: int, miss: float) -> tuple[float, float]:
     f = metric.parts[0]
     lo, hi = _normal(m.mean(arm, f), m.var(arm, f), m.n(arm), miss)
-    return (lo / scale(f) + metric.offset, hi / scale(f) + metric.offset)
+    return (lo / metric.per(f) + metric.offset, hi / metric.per(f) + metric.offset)
 
 
 def _box(metric: Metric, m: Moments, arm: int, miss: float) -> list[tuple[float, float]]:
@@ -223,7 +230,7 @@ def _box(metric: Metric, m: Moments, arm: int, miss: float) -> list[tuple[float,
     out = []
     for f in metric.parts:
         lo, hi = _normal(m.mean(arm, f), m.var(arm, f), m.n(arm), each)
-        out.append((lo / scale(f), hi / scale(f)))
+        out.append((lo / metric.per(f), hi / metric.per(f)))
     return out
 
 
@@ -234,7 +241,7 @@ def _dist(lo: float, hi: float, t: float) -> tuple[float, float]:
 
 
 def _shares(metric: Metric, m: Moments, arm: int) -> np.ndarray:
-    return np.array([m.mean(arm, f) / scale(f) for f in metric.parts])
+    return np.array([m.mean(arm, f) / metric.per(f) for f in metric.parts])
 
 
 def _max_gap_estimate(metric: Metric, m: Moments, arm: int) -> float:

@@ -209,7 +209,7 @@ class MatchupTally:
             # every deal gave the same mean (the focal policy won every game, say), the t
             # interval has no width; Wilson on the deals says what so many deals allow.
             t = self.deal_wins.mean_interval(confidence)
-            if t.high - t.low <= 0 and self.deal_wins.n:
+            if t.high - t.low <= 1e-9 and self.deal_wins.n:  # no width but float noise
                 w = wilson_interval(t.estimate * self.deal_wins.n, self.deal_wins.n, confidence)
                 t = Interval(t.estimate, w.low, w.high)
             share = Interval(t.estimate, max(t.low, 0.0), min(t.high, 1.0))

@@ -137,9 +137,14 @@ class Objective:
     any, the constraints' metrics pushed inward (smaller for '<=', larger for '>=')."""
 
     goals: tuple[Goal, ...]
+    # Metrics to make as large as possible, with no target and no constraint (a trained
+    # policy's win share or mean score); when given, the goals may only constrain.
+    maximise: tuple[Metric, ...] = ()
 
     @functools.cached_property  # read for every pair of every look
     def terms(self) -> tuple[Term, ...]:
+        if self.maximise:
+            return tuple(Term(m, 1.0, slope=-1.0) for m in self.maximise)
         aims = [g for g in self.goals if not g.constraint]
         if aims:
             return tuple(Term(g.metric, g.weight, target=g.value) for g in aims)
@@ -176,7 +181,7 @@ class Objective:
         return 3 * terms * max(arms - 1, 1) + len(self.constraints) * arms
 
     def metrics(self) -> list[Metric]:
-        out: dict[str, Metric] = {}
+        out: dict[str, Metric] = {m.name: m for m in self.maximise}
         for g in self.goals:
             out.setdefault(g.metric.name, g.metric)
         return list(out.values())
@@ -258,10 +263,15 @@ def first_look(budget: int, arms: int, least: int = LEAST_LOOK) -> int:
 
 def race(arena: Arena, rules: Sequence, labels: Sequence[str], layout: Layout,
          objective: Objective, budget: int, alpha: float = ALPHA, first: int | None = None,
-         first_game: int = 0, base: int = 0) -> Race:
+         first_game: int = 0, base: int = 0,
+         featurize: Callable[[object], dict[str, np.ndarray]] | None = None) -> Race:
     """Race ``rules`` (candidate rule sets; ``base`` is the current rules, which plays every
     look, raced or not, so every answer can say what the change moves) within ``budget``
-    games in all."""
+    games in all.
+
+    The arena hands each block as one outcome frame per arm, reduced to features by
+    ``goals.features``; or, with ``featurize``, as anything that function turns into the
+    features ``layout.features()`` names (a trained policy's per-deal sums, say)."""
     k = len(rules)
     first = first or first_look(budget, k)
     looks_max = looks_bound(budget, first)
@@ -282,7 +292,8 @@ def race(arena: Arena, rules: Sequence, labels: Sequence[str], layout: Layout,
         label = f"look {len(out.looks) + 1}: {len(out.survivors)} settings x {games:,} games"
 
         def take(frames, arms=arms):
-            tally.add(arms, [features(f, layout) for f in frames])
+            tally.add(arms, [featurize(f) if featurize else features(f, layout)
+                             for f in frames])
 
         try:
             meta = arena([rules[i] for i in arms], first_game + done, games, take, label)
