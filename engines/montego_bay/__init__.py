@@ -40,6 +40,53 @@ POLICIES = {
         Param("hire_threshold", 1.5, "hire Lazy Jack when he adds at least this value",
               -1000, 1000),
     ), slow=True),
+    "heuristic": PolicySpec("heuristic", 3, "greedy's look-ahead scored by a weighted sum of "
+                            "named features (majority-aware loading, denial, exposure to "
+                            "pushes, tempo); at its defaults it decides exactly as greedy", (
+        # Shared with greedy, in greedy's columns and with greedy's values.
+        Param("gamma", 0.7, "weight of a barrel on a ship at piers 2-4: it does not sail this "
+              "round and others may still outload it", 0, 10, search=(0.0, 1.2)),
+        Param("hire_threshold", 2.0, "hire Lazy Jack when he adds at least this value: three "
+              "coins spent for one more room", -1000, 1000, search=(-1.0, 6.0)),
+        Param("w_g", 1.0, "room value of each good barrel the figure would load: barrels are "
+              "what majorities are made of", -1000, 1000, search=(0.0, 3.0)),
+        Param("w_c", 0.8, "room value of a coin (when the bank has one): coins hire Lazy Jack "
+              "and break ties", -1000, 1000, search=(0.0, 3.0)),
+        Param("w_x", 1.0, "room cost of each own barrel a broken-barrel room removes: lost "
+              "barrels lose majorities", -1000, 1000, search=(0.0, 3.0)),
+        # New features: weight 0 (or no change) at the defaults.
+        Param("lambda_load", 0.0, "room value of the majority gain its barrels would make on "
+              "today's harbour (greedy counts barrels, not what they win)", -1000, 1000,
+              search=(-0.5, 2.0)),
+        Param("gamma_far", 0.0, "change of a barrel's weight per pier beyond pier 2: a ship "
+              "further out sails later and is contested longer", -10, 10, search=(-0.3, 0.3)),
+        Param("gamma_end", 0.0, "change of the weight of piers 2-4 once the stacks are empty: "
+              "every ship in port then scores within two rounds", -10, 10, search=(-0.5, 0.8)),
+        Param("deny_load", 0.0, "weight of the VP a barrel takes from (or gives to) the others "
+              "on its ship: the game is won relative to them", -1000, 1000,
+              search=(-0.5, 1.5)),
+        Param("fill_risk", 0.0, "cost of leaving a ship one barrel short of full: the next "
+              "loader sails it with the fill bonus", -1000, 1000, search=(-1.0, 3.0)),
+        Param("deny_move", 0.0, "weight of the others' room values where the imagined "
+              "movement leaves them: pushes and blocks take rooms from them", -1000, 1000,
+              search=(-0.5, 1.5)),
+        Param("w_risk", 0.0, "cost per later-moving other figure that can reach the space, "
+              "times what a push across the warehouse would lose: opponents do not play "
+              "myopically", -1000, 1000, search=(-0.5, 1.5)),
+        Param("w_next", 0.0, "worth of the best own room reachable from the space next "
+              "round: workers stay where they end", -1000, 1000, search=(-0.5, 1.0)),
+        Param("w_late", 0.0, "worth of a room resolved late in the Tally-Man's walk (0 first "
+              "to 1 last): it loads after the others and can top up their ships",
+              -1000, 1000, search=(-2.0, 2.0)),
+        Param("w_unload", 0.0, "room cost of the majority VP its broken barrels would take "
+              "off today's ships (beyond w_x per barrel)", -1000, 1000, search=(-1.0, 2.0)),
+        Param("w_c_late", 0.0, "change of a coin's room value from the first ship drawn (0) "
+              "to empty stacks (1): coins only hire Lazy Jack while rounds are left",
+              -1000, 1000, search=(-1.5, 1.5)),
+        Param("hire_late", 0.0, "change of the hire threshold from the first ship drawn (0) "
+              "to empty stacks (1): unspent coins are worth little at the end", -1000, 1000,
+              search=(-4.0, 4.0)),
+    )),
 }
 
 

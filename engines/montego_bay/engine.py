@@ -90,8 +90,13 @@ CODE_SUPPLY = 22
 RANDOM = POLICIES["random"].slots().CODE
 GREEDY_AT = POLICIES["greedy"].slots()
 SAMPLER_AT = POLICIES["sampler"].slots()
+HEUR_AT = POLICIES["heuristic"].slots()
 GREEDY = GREEDY_AT.CODE
 SAMPLER = SAMPLER_AT.CODE
+HEUR = HEUR_AT.CODE
+# heuristic shares greedy's first five columns, so policy_params reads them for both
+assert (HEUR_AT.gamma, HEUR_AT.hire_threshold, HEUR_AT.w_g, HEUR_AT.w_c, HEUR_AT.w_x) == (
+    GREEDY_AT.gamma, GREEDY_AT.hire_threshold, GREEDY_AT.w_g, GREEDY_AT.w_c, GREEDY_AT.w_x)
 
 # ---------------------------------------------------------------- a harbour (piers 1..4 in order)
 H_N = 0                    # ships at the piers
@@ -187,7 +192,14 @@ F_TMP = F_RVCARD + 5 * MAX_F  # MAX_L: an opponent's room values
 F_HIRE_GAIN = F_TMP + MAX_L   # 4: gain found by each seat's last D1
 F_TOT = F_HIRE_GAIN + 4    # 4 x MAX_VECTORS: totals without Lazy Jack, then per companion
 F_SHARED = F_TOT + 4 * MAX_VECTORS  # 125: worker-vector values of a shared Lazy Jack position
-F_SIZE = F_SHARED + 125
+# the heuristic's tables (policies.HeuristicLookahead)
+F_OWNT = F_SHARED + 125    # 3 x MAX_L: value of each own worker (canonical index) on each index
+F_OPPT = F_OWNT + 3 * MAX_L  # 4 x MAX_L: room values of each seat's workers (the others' RV)
+F_OPPLJ = F_OPPT + 4 * MAX_L  # MAX_L: room values of an opponent's Lazy Jack
+F_HRVLJ = F_OPPLJ + MAX_L  # MAX_L: own Lazy Jack's room values (before the features)
+F_LATE = F_HRVLJ + MAX_L   # MAX_L: place in the Tally-Man's walk, 0 first .. < 1
+F_UNL = F_LATE + MAX_L     # 3: unload cost of 0, 1, 2 broken barrels
+F_SIZE = F_UNL + 3
 
 
 # ================================================================ pointers
@@ -744,6 +756,8 @@ def load_barrels(s, pol, rng, seat, good):
                             pier = j
                             break
                         pick -= 1
+        elif code == HEUR:
+            pier, _ = heur_best_load_pier(s, h, seat, pol)
         else:
             pier, _ = best_load_pier(s, h, seat, policy_gamma(pol, seat))
         if pier < 0:
@@ -782,6 +796,8 @@ def remove_broken(s, pol, rng, seat, broken):
                         pier = j
                         break
                     pick -= 1
+        elif code == HEUR:
+            pier, _ = heur_best_unload_pier(s, S_HARB, seat, pol)
         else:
             pier = best_unload_pier(s, seat, policy_gamma(pol, seat))
         s[h + H_CNT + 4 * pier + seat] -= 1
@@ -921,6 +937,289 @@ def prepare(s, fb, seat, w_g, w_c, w_x, sampler, gamma):
             opponent_cards(s, fb, s[S_NW], F_TMP)
 
 
+# ================================================================ the heuristic (policies.HeuristicPolicy)
+
+
+@njit(cache=True, inline="always")
+def heur_param(pol, seat, column):
+    return pol[seat * PW + column]
+
+
+@njit(cache=True)
+def progress(s):
+    """policies.progress: share of the stacks' ships drawn so far (0 at the start, 1 empty)."""
+    return (s[S_NEXT_SHIP] - 3) / (s[S_N_USED] - 3)
+
+
+@njit(cache=True)
+def hire_threshold_now(s, pol, seat):
+    """The hire threshold of a look-ahead seat when asked (heuristic: plus hire_late x
+    progress)."""
+    if int(pol[seat * PW]) == HEUR:
+        return (heur_param(pol, seat, HEUR_AT.hire_threshold)
+                + heur_param(pol, seat, HEUR_AT.hire_late) * progress(s))
+    return hire_threshold(pol, seat)
+
+
+@njit(cache=True)
+def heur_weight(s, pol, seat, j):
+    """HeuristicPolicy.pier_weight of pier j (0-based): 1 for pier 1, else gamma + gamma_far
+    x (pier - 2) + gamma_end x [stacks empty]."""
+    if j == 0:
+        return 1.0
+    empty = 1.0 if s[S_NEXT_SHIP] >= s[S_N_USED] else 0.0
+    return (heur_param(pol, seat, HEUR_AT.gamma) + heur_param(pol, seat, HEUR_AT.gamma_far)
+            * (j - 1) + heur_param(pol, seat, HEUR_AT.gamma_end) * empty)
+
+
+@njit(cache=True)
+def share_of(s, h, j, p, seat, delta):
+    """policies.share of seat p on pier j of harbour h when ``seat`` has delta more barrels."""
+    P = s[S_P]
+    cnt = h + H_CNT + 4 * j
+    c = s[cnt + p] + (delta if p == seat else 0)
+    if c <= 0:
+        return 0.0
+    higher = 0
+    t = 1
+    lower = 0
+    for p2 in range(P):
+        if p2 != p:
+            x = s[cnt + p2] + (delta if p2 == seat else 0)
+            if x > c:
+                higher += 1
+            elif x == c:
+                t += 1
+            elif x > 0:
+                lower += 1
+    return _as_share(s, _group_total(s, h + H_V + 3 * j, higher, t, lower), t)
+
+
+@njit(cache=True)
+def heur_load_value(s, h, j, seat, pol):
+    """HeuristicPolicy.load_value_on for pier j (0-based) of harbour h."""
+    w = heur_weight(s, pol, seat, j)
+    before, after = share_pair(s, h, j, seat, 1)
+    fill = s[h + H_LOAD + j] + 1 >= s[h + H_CAP + j]
+    if fill:
+        v = s[S_RULES + R.fill_bonus] + after - w * before
+    else:
+        v = w * (after - before)
+    deny = heur_param(pol, seat, HEUR_AT.deny_load)
+    if deny != 0.0:
+        opp = 0.0
+        for p in range(s[S_P]):
+            if p != seat:
+                b = share_of(s, h, j, p, seat, 0)
+                a = share_of(s, h, j, p, seat, 1)
+                if fill:
+                    opp += a - w * b
+                else:
+                    opp += a - b
+        if not fill:
+            opp = w * opp
+        v -= deny * opp
+    risk = heur_param(pol, seat, HEUR_AT.fill_risk)
+    if risk != 0.0 and not fill and s[h + H_LOAD + j] + 2 == s[h + H_CAP + j]:
+        v -= risk
+    return v
+
+
+@njit(cache=True)
+def heur_best_load_pier(s, h, seat, pol):
+    """HeuristicPolicy's D4 (best_load_pier with its load value): (pier, value); pier -2
+    when no ship can load, -1 for STOP."""
+    best = -2
+    best_value = 0.0
+    for j in range(s[h + H_N]):
+        if loadable(s, h, j):
+            v = heur_load_value(s, h, j, seat, pol)
+            if best < 0 or v > best_value + TOL:
+                best = j
+                best_value = v
+    if best >= 0 and s[S_RULES + R.must_load_all] == 0 and best_value < -TOL:
+        return -1, 0.0
+    return best, best_value
+
+
+@njit(cache=True)
+def heur_unload_cost(s, h, j, seat, pol):
+    """HeuristicPolicy.unload_cost_on for pier j (0-based) of harbour h."""
+    w = heur_weight(s, pol, seat, j)
+    before, after = share_pair(s, h, j, seat, -1)
+    c = w * (before - after)
+    deny = heur_param(pol, seat, HEUR_AT.deny_load)
+    if deny != 0.0:
+        opp = 0.0
+        for p in range(s[S_P]):
+            if p != seat:
+                opp += share_of(s, h, j, p, seat, -1) - share_of(s, h, j, p, seat, 0)
+        c += deny * (w * opp)
+    return c
+
+
+@njit(cache=True)
+def heur_best_unload_pier(s, h, seat, pol):
+    """HeuristicPolicy's D5: (pier minimising its unload cost, ties to the higher pier; cost)."""
+    best = -1
+    best_cost = 0.0
+    for j in range(s[h + H_N] - 1, -1, -1):
+        if s[h + H_CNT + 4 * j + seat] > 0:
+            c = heur_unload_cost(s, h, j, seat, pol)
+            if best < 0 or c < best_cost - TOL:
+                best = j
+                best_cost = c
+    return best, best_cost
+
+
+@njit(cache=True)
+def heur_load_gains(s, fb, seat, pol):
+    """HeuristicLookahead's load_gain(g), g = 0..max good, into fb[F_LG:] (as load_gains,
+    with the heuristic's D4)."""
+    h = S_HCOPY
+    copy_harbour(s, h, S_HARB)
+    stock = s[S_STOCK + seat]
+    total = 0.0
+    fb[F_LG] = 0.0
+    active = True
+    for g in range(1, s[S_MAX_GOOD] + 1):
+        if active and g <= stock:
+            j, value = heur_best_load_pier(s, h, seat, pol)
+            if j < 0:
+                active = False
+            else:
+                total += value
+                s[h + H_CNT + 4 * j + seat] += 1
+                s[h + H_LOAD + j] += 1
+                if s[h + H_LOAD + j] >= s[h + H_CAP + j]:
+                    pop_pier(s, h, j)
+        fb[F_LG + g] = total
+
+
+@njit(cache=True)
+def heur_unload_costs(s, fb, seat, pol):
+    """HeuristicLookahead's unload_loss(b), b = 0..2, into fb[F_UNL:]: the heuristic's D5
+    played on a copy of the harbour, min(b, barrels aboard) times."""
+    h = S_HCOPY
+    copy_harbour(s, h, S_HARB)
+    total = 0.0
+    fb[F_UNL] = 0.0
+    for b in range(1, 3):
+        j, c = heur_best_unload_pier(s, h, seat, pol)
+        if j >= 0:
+            total += c
+            s[h + H_CNT + 4 * j + seat] -= 1
+            s[h + H_LOAD + j] -= 1
+        fb[F_UNL + b] = total
+
+
+@njit(cache=True)
+def reach_count(s, fb, out, f):
+    """Adds 1 to fb[out + q] for each space q figure f would land on with a card 1..5 from
+    where it stands (its bare targets: nobody else moving, no pushes)."""
+    L = s[S_L]
+    start = s[S_POS + f]
+    for k in range(1, 6):
+        if start >= 0:
+            q = start + k
+        elif start == LEFT_PUB:
+            q = s[S_ENTRY_LEFT] + k - 1
+        else:
+            q = s[S_ENTRY_RIGHT] + k - 1
+        if q >= L:
+            q -= L
+        fb[out + q] += 1.0
+
+
+@njit(cache=True)
+def heur_table(s, fb, pol, seat, out, rv, later_than, worker):
+    """HeuristicLookahead.figure_table into fb[out:]: the room values at fb[rv:] plus the
+    features of one own figure (``later_than``: its rail position, 0-based; -1 for Lazy Jack,
+    who moves before every worker; ``worker``: not Lazy Jack)."""
+    L = s[S_L]
+    nw = s[S_NW]
+    lam = heur_param(pol, seat, HEUR_AT.lambda_load)
+    w_next = heur_param(pol, seat, HEUR_AT.w_next)
+    w_risk = heur_param(pol, seat, HEUR_AT.w_risk)
+    w_late = heur_param(pol, seat, HEUR_AT.w_late)
+    w_unload = heur_param(pol, seat, HEUR_AT.w_unload)
+    for q in range(L):
+        fb[out + q] = 0.0  # the exposure counts first
+    for i in range(later_than + 1, nw):
+        g = s[S_RAIL + i]
+        if s[S_WSEAT + g] != seat:
+            reach_count(s, fb, out, g)
+    for q in range(L):
+        e = lam * fb[F_LG + s[S_GOOD + q]]
+        if worker:
+            best = fb[F_RVW + (q + 1) % L]
+            for k in range(2, 6):
+                x = fb[F_RVW + (q + k) % L]
+                if x > best:
+                    best = x
+            e += w_next * best
+        o = s[S_OPP + q]
+        loss = 0.0
+        if o >= 0:
+            d = fb[rv + q] - fb[rv + o]
+            if d > 0.0:
+                loss = d
+        e -= w_risk * (fb[out + q] * loss)
+        e += w_late * fb[F_LATE + q]
+        if worker:
+            e -= w_unload * fb[F_UNL + s[S_BROKEN + q]]
+        fb[out + q] = fb[rv + q] + e
+
+
+@njit(cache=True)
+def prepare_h(s, fb, pol, seat):
+    """What policies.HeuristicLookahead.__init__ computes: each own figure's table, the
+    others' room values (for the myopic profile and for denial)."""
+    w_g = heur_param(pol, seat, HEUR_AT.w_g)
+    w_c = heur_param(pol, seat, HEUR_AT.w_c)
+    w_x = heur_param(pol, seat, HEUR_AT.w_x)
+    w_coin = w_c + heur_param(pol, seat, HEUR_AT.w_c_late) * progress(s)
+    room_values(s, fb, F_RVW, seat, False, w_g, w_coin, w_x)
+    room_values(s, fb, F_HRVLJ, seat, True, w_g, w_coin, w_x)
+    s[S_PACK], s[S_OCC] = packed_position(s)
+    L = s[S_L]
+    for q in range(L):
+        fb[F_LATE + q] = 0.0
+    n = s[S_NRES]
+    for i in range(n):
+        fb[F_LATE + s[S_RES + i]] = i / n
+    heur_load_gains(s, fb, seat, pol)
+    heur_unload_costs(s, fb, seat, pol)
+    nown = s[S_NOWN]
+    nw = s[S_NW]
+    for i in range(nw):
+        f = s[S_RAIL + i]
+        if s[S_WSEAT + f] == seat:
+            heur_table(s, fb, pol, seat, F_OWNT + MAX_L * (f - seat * nown), F_RVW, i, True)
+    heur_table(s, fb, pol, seat, F_RVLJ, F_HRVLJ, -1, False)
+    P = s[S_P]
+    hirer = s[S_HIRER]
+    for s2 in range(P):
+        if s2 == seat:
+            continue
+        room_values(s, fb, F_OPPT + MAX_L * s2, s2, False, w_g, w_c, w_x)
+        for i in range(nown):
+            opponent_cards(s, fb, s2 * nown + i, F_OPPT + MAX_L * s2)
+        if hirer == s2:
+            room_values(s, fb, F_OPPLJ, s2, True, w_g, w_c, w_x)
+            opponent_cards(s, fb, nw, F_OPPLJ)
+
+
+@njit(cache=True)
+def look_tables(s, fb, pol, seat, code, w_g, w_c, w_x, sampler, gamma):
+    """Prepares a look-ahead seat's tables: (tb, ts, deny) for ``leaf_value``."""
+    if code == HEUR:
+        prepare_h(s, fb, pol, seat)
+        return F_OWNT, MAX_L, heur_param(pol, seat, HEUR_AT.deny_move)
+    prepare(s, fb, seat, w_g, w_c, w_x, sampler, gamma)
+    return F_RVW, 0, 0.0
+
+
 @njit(cache=True)
 def myopic(fb, f, excl):
     """Lookahead.myopic: the card maximising RV of f's landing, ties to the smaller; not excl."""
@@ -1022,14 +1321,19 @@ def run_segment(s, pack, occ, lo, hi, lj, companion, L, entry_left, entry_right)
 
 
 @njit(cache=True, inline="always")
-def leaf_value(fb, pack, base, nown, lj, own_lj, gains, lam):
+def leaf_value(s, fb, pack, seat, base, nown, lj, own_lj, gains, lam, tb, ts, deny):
     """Lookahead.totals' value of one imagined Phase 3: sum RV (canonical order, Lazy Jack
-    last) plus lam * sum of load gains, figures off the path worth 0."""
+    last) plus lam * sum of load gains, figures off the path worth 0.
+
+    Own worker c reads its table at fb[tb + c * ts] (greedy and sampler: the one table
+    F_RVW, ts = 0; heuristic: its own F_OWNT table); ``deny`` != 0 (heuristic) subtracts
+    deny times the others' room values where they stand (HeuristicLookahead.totals).
+    """
     rv = 0.0
     for c in range(nown):
         q = (pack >> (5 * (base + c))) & 31
         if q < CODE_LEFT:
-            rv += fb[F_RVW + q]
+            rv += fb[tb + c * ts + q]
     if own_lj:
         q = (pack >> (5 * lj)) & 31
         if q < CODE_LEFT:
@@ -1045,6 +1349,20 @@ def leaf_value(fb, pack, base, nown, lj, own_lj, gains, lam):
             if q < CODE_LEFT:
                 lg += fb[F_GAIN_AT + q]
         rv += lam * lg
+    if deny != 0.0:
+        o = 0.0
+        for s2 in range(s[S_P]):
+            if s2 != seat:
+                for i in range(nown):
+                    q = (pack >> (5 * (s2 * nown + i))) & 31
+                    if q < CODE_LEFT:
+                        o += fb[F_OPPT + MAX_L * s2 + q]
+        hirer = s[S_HIRER]
+        if hirer >= 0 and hirer != seat:
+            q = (pack >> (5 * lj)) & 31
+            if q < CODE_LEFT:
+                o += fb[F_OPPLJ + q]
+        rv -= deny * o
     return rv
 
 
@@ -1102,7 +1420,7 @@ def movement_order(s, seat, lj_moves):
 
 @njit(cache=True)
 def walk_workers(s, fb, seat, pk, oc, lo, n_ord, ljc, own_lj, out, stride, skip_f, skip_k,
-                 gains, lam):
+                 gains, lam, tb, ts, deny):
     """Every card vector of ``seat``'s workers played on from the packed position (pk, oc)
     reached before mover S_MORD[lo] (see ``movement_order``).
 
@@ -1141,28 +1459,29 @@ def walk_workers(s, fb, seat, pk, oc, lo, n_ord, ljc, own_lj, out, stride, skip_
             pk2, oc2 = run_segment(s, pk2, oc2, p1 + 1, p2, lj, ljc, L, el, er)
             i1 = i0 + (k1 - 1) * w1
             if nown == 2:
-                fb[i1] += leaf_value(fb, pk2, base, nown, lj, own_lj, gains, lam)
+                fb[i1] += leaf_value(s, fb, pk2, seat, base, nown, lj, own_lj, gains, lam,
+                                     tb, ts, deny)
                 continue
             for k2 in range(1, 6):
                 if f2 == skip_f and k2 == skip_k:
                     continue
                 pk3, oc3 = pmove(s, pk2, oc2, f2, k2, lj, ljc, L, el, er)
                 pk3, oc3 = run_segment(s, pk3, oc3, p2 + 1, n_ord, lj, ljc, L, el, er)
-                fb[i1 + (k2 - 1) * w2] += leaf_value(fb, pk3, base, nown, lj, own_lj, gains,
-                                                     lam)
+                fb[i1 + (k2 - 1) * w2] += leaf_value(s, fb, pk3, seat, base, nown, lj, own_lj,
+                                                     gains, lam, tb, ts, deny)
 
 
 @njit(cache=True)
-def imagine_all(s, fb, seat, lj_companion, tot, gains, lam):
+def imagine_all(s, fb, seat, lj_companion, tot, gains, lam, tb, ts, deny):
     """Lookahead.totals for one profile without an own Lazy Jack (opponent cards in S_VALS;
     ``lj_companion``: an opponent's Lazy Jack moves first from there, -1: none)."""
     n_ord = movement_order(s, seat, lj_companion >= 0)
     walk_workers(s, fb, seat, s[S_PACK], s[S_OCC], 0, n_ord, max(lj_companion, 0), False,
-                 tot, 1, -1, 0, gains, lam)
+                 tot, 1, -1, 0, gains, lam, tb, ts, deny)
 
 
 @njit(cache=True)
-def imagine_with_lj(s, fb, seat, c_first, c_count, tot, tot_step, gains, lam):
+def imagine_with_lj(s, fb, seat, c_first, c_count, tot, tot_step, gains, lam, tb, ts, deny):
     """Lookahead.totals for one profile with an own Lazy Jack beside each worker c_first ..
     c_first + c_count - 1 (canonical index among the seat's workers), the totals of the
     i-th at fb[tot + i * tot_step], indexed with Lazy Jack's card as the last digit.
@@ -1205,11 +1524,11 @@ def imagine_with_lj(s, fb, seat, c_first, c_count, tot, tot_step, gains, lam):
             k = i % 5 + 1
             walk_workers(s, fb, seat, s[S_LJ_PACK + i], s[S_LJ_OCC + i], 1, n_ord, c, True,
                          tot + (i // 5) * tot_step + k - 1, 5, c if distinct else -1, k,
-                         gains, lam)
+                         gains, lam, tb, ts, deny)
             continue
         zero_totals(fb, F_SHARED, size)
         walk_workers(s, fb, seat, s[S_LJ_PACK + i], s[S_LJ_OCC + i], 1, n_ord, c, True,
-                     F_SHARED, 1, -1, 0, gains, lam)
+                     F_SHARED, 1, -1, 0, gains, lam, tb, ts, deny)
         for j in range(i, n):
             if s[S_LJ_LEAD + j] != i:
                 continue
@@ -1274,7 +1593,7 @@ def hire_gain(s, fb, pol, rng, seat):
     """
     code, gamma, _, w_g, w_c, w_x, n, q_myopic, lam = policy_params(pol, seat)
     sampler = code == SAMPLER
-    prepare(s, fb, seat, w_g, w_c, w_x, sampler, gamma)
+    tb, ts, deny = look_tables(s, fb, pol, seat, code, w_g, w_c, w_x, sampler, gamma)
     nown = s[S_NOWN]
     base = seat * nown
     size0 = _pow5(nown)
@@ -1285,8 +1604,9 @@ def hire_gain(s, fb, pol, rng, seat):
     pr = _seat_rng(rng, seat)
     for _ in range(n):
         opponent_profile(s, fb, seat, pr, sampler, q_myopic)
-        imagine_all(s, fb, seat, -1, F_TOT, sampler, lam)
-        imagine_with_lj(s, fb, seat, 0, nown, F_TOT + MAX_VECTORS, MAX_VECTORS, sampler, lam)
+        imagine_all(s, fb, seat, -1, F_TOT, sampler, lam, tb, ts, deny)
+        imagine_with_lj(s, fb, seat, 0, nown, F_TOT + MAX_VECTORS, MAX_VECTORS, sampler, lam,
+                        tb, ts, deny)
     _, without = best_vector(s, fb, F_TOT, nown, -1, n)
     best_c = -1
     best_with = 0.0
@@ -1306,7 +1626,7 @@ def lookahead_cards(s, fb, pol, rng, seat):
     """GreedyPolicy/SamplerPolicy.movement_cards into S_CARDS."""
     code, gamma, _, w_g, w_c, w_x, n, q_myopic, lam = policy_params(pol, seat)
     sampler = code == SAMPLER
-    prepare(s, fb, seat, w_g, w_c, w_x, sampler, gamma)
+    tb, ts, deny = look_tables(s, fb, pol, seat, code, w_g, w_c, w_x, sampler, gamma)
     nown = s[S_NOWN]
     base = seat * nown
     hirer = s[S_HIRER]
@@ -1318,9 +1638,10 @@ def lookahead_cards(s, fb, pol, rng, seat):
     for _ in range(n):
         opponent_profile(s, fb, seat, pr, sampler, q_myopic)
         if companion >= 0:
-            imagine_with_lj(s, fb, seat, companion - base, 1, F_TOT, 0, sampler, lam)
+            imagine_with_lj(s, fb, seat, companion - base, 1, F_TOT, 0, sampler, lam, tb, ts,
+                            deny)
         else:
-            imagine_all(s, fb, seat, lj_companion, F_TOT, sampler, lam)
+            imagine_all(s, fb, seat, lj_companion, F_TOT, sampler, lam, tb, ts, deny)
     idx, _ = best_vector(s, fb, F_TOT, m, companion - base if companion >= 0 else -1, n)
     for c in range(m):
         v = (idx // _pow5(m - 1 - c)) % 5 + 1
@@ -1338,7 +1659,7 @@ def ask_hire(s, fb, pol, rng, seat):
     if code == RANDOM:
         return rng_below(_seat_rng(rng, seat), 2) == 0
     gain = hire_gain(s, fb, pol, rng, seat)
-    threshold = hire_threshold(pol, seat)
+    threshold = hire_threshold_now(s, pol, seat)
     return gain >= threshold - TOL
 
 
@@ -1350,7 +1671,7 @@ def ask_bid(s, fb, pol, rng, seat):
     coins = s[S_COINS + seat]
     if code == RANDOM:
         return cost + rng_below(_seat_rng(rng, seat), coins - cost + 1)
-    threshold = hire_threshold(pol, seat)
+    threshold = hire_threshold_now(s, pol, seat)
     bid = cost + int(np.floor(fb[F_HIRE_GAIN + seat] - threshold))
     return max(cost, min(coins, bid))
 

@@ -31,6 +31,11 @@ Policies:
   otherwise ``below(5)`` (Lazy Jack: ``below(4)`` among the values other
   than his companion's sampled one, or ``below(5)`` when cards need not
   differ) picks uniformly. The mean over samples is ``total / n_samples``.
+* ``heuristic`` — deterministic, no draws: greedy's look-ahead (myopic
+  opponents, every own vector played through Phase 3) and greedy's D4/D5,
+  each scored by a weighted sum of named features (``HeuristicPolicy``). At
+  its declared defaults every new weight is 0 and it decides exactly as
+  greedy.
 
 Float comparisons use the spec's tolerance of 1e-9: scanning the options in
 tie order, a candidate replaces the incumbent only when better by more than
@@ -60,6 +65,7 @@ TOL = 1e-9
 # the declared parameter defaults (engines.montego_bay.POLICIES), for direct construction
 _GREEDY = POLICIES["greedy"].default
 _SAMPLER = POLICIES["sampler"].default
+_HEURISTIC = POLICIES["heuristic"]
 
 
 # ================================================================ shared helpers (§6.1)
@@ -527,6 +533,298 @@ class SamplerPolicy(GreedyPolicy):
         return [look.sampled_profile(self.rng, self.q_myopic) for _ in range(self.n_samples)]
 
 
+# ================================================================ heuristic
+
+
+def progress(t: Table) -> float:
+    """Share of the stacks' ships drawn so far: 0 before the first draw, 1 once both stacks
+    are empty (the stacks' sizes are on the table, their order is not)."""
+    in_stacks = t.rules.freight_ships - 3
+    drawn = in_stacks - len(t.stack_a) - len(t.stack_b)
+    return drawn / in_stacks
+
+
+def stacks_empty(t: Table) -> bool:
+    """No ship left to draw: every ship in port scores within two rounds."""
+    return not t.stack_a and not t.stack_b
+
+
+class HeuristicPolicy(GreedyPolicy):
+    """Greedy's decisions, each scored by a weighted sum of named features.
+
+    The features, with the parameter weighing each (declared in
+    ``engines.montego_bay.POLICIES["heuristic"]``, reasons there):
+
+    * a barrel (D4, D5 and the loading gain): its own majority gain on its
+      pier weighted ``pier_weight`` (1 for pier 1; ``gamma`` + ``gamma_far`` x
+      (pier - 2) + ``gamma_end`` x [stacks empty] for the others), minus
+      ``deny_load`` x what the others gain from it on that ship, minus
+      ``fill_risk`` when it leaves the ship one barrel short of full;
+    * a room reached by an own figure (D1-D3): greedy's RV with a coin worth
+      ``w_c + w_c_late x progress``, plus ``lambda_load`` x its loading gain,
+      ``w_next`` x the best own room value reachable next round (workers),
+      ``-w_risk`` x the later-moving other figures that can reach the space x
+      the RV a push across the warehouse would lose, ``w_late`` x its place in
+      the Tally-Man's walk, ``-w_unload`` x the majority cost of its broken
+      barrels (workers);
+    * an imagined Phase 3: the own figures' values minus ``deny_move`` x the
+      others' room values where they end;
+    * D1: hire when the gain is at least ``hire_threshold + hire_late x
+      progress``.
+
+    The opponents' model is greedy's (myopic, with RV of the shared weights
+    ``w_g, w_c, w_x``). Every sum runs in a fixed order that ``engine.py``
+    follows operation for operation.
+    """
+
+    def __init__(self, **params):
+        names = [p.name for p in _HEURISTIC.params]
+        values = {p.name: p.default for p in _HEURISTIC.params}
+        unknown = set(params) - set(names)
+        assert not unknown, f"unknown heuristic parameters {sorted(unknown)}"
+        values.update(params)
+        super().__init__(values["gamma"], values["hire_threshold"], values["w_g"],
+                         values["w_c"], values["w_x"])
+        for name in names:
+            setattr(self, name, values[name])
+
+    # ------------------------------------------------------------ a barrel (D4, D5)
+
+    def pier_weight(self, t: Table, pier: int) -> float:
+        if pier == 1:
+            return 1.0
+        return (self.gamma + self.gamma_far * (pier - 2)
+                + self.gamma_end * (1.0 if stacks_empty(t) else 0.0))
+
+    def load_value_on(self, t: Table, ships: list, pier: int, seat: int) -> float:
+        values, counts, capacity = ships[pier - 1][0], ships[pier - 1][1], ships[pier - 1][2]
+        w = self.pier_weight(t, pier)
+        before = share(t, values, counts, seat)
+        after_counts = list(counts)
+        after_counts[seat] += 1
+        after = share(t, values, after_counts, seat)
+        fill = sum(after_counts) >= capacity
+        v = t.rules.fill_bonus + after - w * before if fill else w * (after - before)
+        if self.deny_load != 0.0:
+            others = 0.0
+            for p in range(t.players):
+                if p != seat:
+                    b = share(t, values, counts, p)
+                    a = share(t, values, after_counts, p)
+                    others += a - w * b if fill else a - b
+            if not fill:
+                others = w * others
+            v -= self.deny_load * others
+        if self.fill_risk != 0.0 and not fill and sum(after_counts) + 1 == capacity:
+            v -= self.fill_risk
+        return v
+
+    def unload_cost_on(self, t: Table, ships: list, pier: int, seat: int) -> float:
+        values, counts = ships[pier - 1][0], ships[pier - 1][1]
+        w = self.pier_weight(t, pier)
+        before = share(t, values, counts, seat)
+        after_counts = list(counts)
+        after_counts[seat] -= 1
+        after = share(t, values, after_counts, seat)
+        c = w * (before - after)
+        if self.deny_load != 0.0:
+            others = 0.0
+            for p in range(t.players):
+                if p != seat:
+                    others += share(t, values, after_counts, p) - share(t, values, counts, p)
+            c += self.deny_load * (w * others)
+        return c
+
+    def best_load(self, t: Table, ships: list, seat: int, options: list):
+        """D4: the pier maximising the load value, ties to the lower pier; STOP only if all
+        are below 0."""
+        best, best_value = None, None
+        for pier in options:
+            if pier == STOP:
+                continue
+            v = self.load_value_on(t, ships, pier, seat)
+            if best is None or v > best_value + TOL:
+                best, best_value = pier, v
+        if STOP in options and best_value < -TOL:
+            return STOP, 0.0
+        return best, best_value
+
+    def best_unload(self, t: Table, ships: list, seat: int, options: list):
+        """D5: the pier minimising the unload cost, ties to the higher pier."""
+        best, best_cost = None, None
+        for pier in sorted(options, reverse=True):
+            c = self.unload_cost_on(t, ships, pier, seat)
+            if best is None or c < best_cost - TOL:
+                best, best_cost = pier, c
+        return best, best_cost
+
+    def load_gains(self, t: Table, seat: int) -> list[float]:
+        """load_gain(g), g = 0..most good barrels in a room: this policy's D4 played barrel by
+        barrel on a copy of the harbour (a ship filled on the copy leaves it; nothing is
+        drawn; stops when no ship can load or D4 stops)."""
+        ships = harbour(t)
+        out, total, active = [0.0], 0.0, True
+        for g in range(1, max(t.room_good) + 1):
+            if active and g <= t.stock[seat]:
+                options = [j + 1 for j, (_, counts, cap, pilot) in enumerate(ships)
+                           if not pilot and sum(counts) < cap]
+                if not t.rules.must_load_all and options:
+                    options.append(STOP)
+                pier = STOP
+                if options:
+                    pier, value = self.best_load(t, ships, seat, options)
+                if pier == STOP:
+                    active = False
+                else:
+                    total += value
+                    counts = ships[pier - 1][1]
+                    counts[seat] += 1
+                    if sum(counts) >= ships[pier - 1][2]:
+                        ships.pop(pier - 1)
+            out.append(total)
+        return out
+
+    def unload_losses(self, t: Table, seat: int) -> list[float]:
+        """unload_loss(b), b = 0..2: this policy's D5 played min(b, barrels aboard) times on a
+        copy of the harbour, the costs summed."""
+        ships = harbour(t)
+        out, total = [0.0], 0.0
+        for _ in range(2):
+            options = [j + 1 for j, (_, counts, _, _) in enumerate(ships) if counts[seat] > 0]
+            if options:
+                pier, c = self.best_unload(t, ships, seat, options)
+                total += c
+                ships[pier - 1][1][seat] -= 1
+            out.append(total)
+        return out
+
+    # ------------------------------------------------------------ the decisions
+
+    def lookahead(self, t: Table, seat: int) -> Lookahead:
+        return HeuristicLookahead(t, seat, self)
+
+    def threshold(self, t: Table) -> float:
+        return self.hire_threshold + self.hire_late * progress(t)
+
+    def lazy_jack_hire(self, t: Table, seat: int) -> bool:
+        gain, _ = self._hire_gain(t, seat)
+        return gain >= self.threshold(t) - TOL
+
+    def lazy_jack_bid(self, t: Table, seat: int) -> int:
+        gain, _ = self._hire.get((t.round, seat)) or self._hire_gain(t, seat)
+        cost = t.rules.lazy_jack_cost
+        return max(cost, min(t.coins[seat], cost + math.floor(gain - self.threshold(t))))
+
+    def load_target(self, t: Table, seat: int, options: list[int]) -> int:
+        pier, _ = self.best_load(t, harbour(t), seat, options)
+        return pier
+
+    def unload_source(self, t: Table, seat: int, options: list[int]) -> int:
+        pier, _ = self.best_unload(t, harbour(t), seat, options)
+        return pier
+
+
+class HeuristicLookahead(Lookahead):
+    """Greedy's look-ahead (myopic opponents) with one value table per own figure and the
+    others' room values for denial (HeuristicPolicy's features)."""
+
+    def __init__(self, t: Table, seat: int, h: HeuristicPolicy):
+        super().__init__(t, seat, h.weights)  # the opponents' myopic model, as greedy's
+        self.deny = h.deny_move
+        board, L = t.board, t.board.length
+        w_coin = h.w_c + h.w_c_late * progress(t)
+        own_w = Weights(h.w_g, w_coin, h.w_x)
+        rv_worker = room_values(t, seat, False, own_w)
+        rv_lj = room_values(t, seat, True, own_w)
+        late = [0.0] * L
+        for i, q in enumerate(board.resolution_order):
+            late[q] = i / len(board.resolution_order)
+        gains = h.load_gains(t, seat)
+        losses = h.unload_losses(t, seat)
+
+        def later_reach(rail_index: int) -> list[int]:
+            """How many other seats' workers moving after rail position ``rail_index``
+            (0-based; -1: before every worker) can land on each space with some card."""
+            count = [0] * L
+            for g in t.rail[rail_index + 1:]:
+                if t.workers[g].seat == seat:
+                    continue
+                start = t.loc[g]
+                for k in CARD_VALUES:
+                    q = (board.entry[start] + k - 1) % L if start < 0 else (start + k) % L
+                    count[q] += 1
+            return count
+
+        def figure_table(rv: list[float], reach: list[int], worker: bool) -> list[float]:
+            out = []
+            for q in range(L):
+                e = h.lambda_load * gains[t.room_good[q]]
+                if worker:
+                    e += h.w_next * max(rv[(q + k) % L] for k in CARD_VALUES)
+                o = board.opposite[q]
+                loss = 0.0
+                if o >= 0:
+                    d = rv[q] - rv[o]
+                    if d > 0.0:
+                        loss = d
+                e -= h.w_risk * (reach[q] * loss)
+                e += h.w_late * late[q]
+                if worker:
+                    e -= h.w_unload * losses[t.room_broken[q]]
+                out.append(rv[q] + e)
+            return out
+
+        self.own_tables = {f: figure_table(rv_worker, later_reach(t.rail.index(f)), True)
+                           for f in t.owned[seat]}
+        self.own_tables[self.lj] = figure_table(rv_lj, later_reach(-1), False)
+        # the others' room values where they stand after the movement (denial)
+        self.other_tables: list[tuple[int, list[float]]] = []
+        for s, figures in self.opponents:
+            for f in figures:
+                self.other_tables.append((f, room_values(t, s, f == self.lj, h.weights)))
+        self.other_tables.sort(key=lambda item: item[0])  # figure order, Lazy Jack last
+
+    def totals(self, profiles: list[dict[int, int]], companion: int | None):
+        """As Lookahead.totals: the own figures' tables summed in canonical order (Lazy Jack
+        last), minus deny_move x the others' room values summed in figure order."""
+        t = self.t
+        lj = self.lj
+        own = list(t.owned[self.seat]) + ([lj] if companion is not None else [])
+        if companion is not None:
+            lj_companion = companion
+        elif self.opponent_lj:
+            lj_companion = t.lazy_jack_companion
+        else:
+            lj_companion = -1
+        order = ([lj] if lj_companion >= 0 else []) + list(t.rail)
+        vectors = self.vectors(companion)
+        tables = [self.own_tables[f] for f in own]
+        totals = [0.0] * len(vectors)
+        board, loc0 = t.board, t.loc
+        for profile in profiles:
+            values = [0] * len(loc0)
+            for f, v in profile.items():
+                values[f] = v
+            for i, vec in enumerate(vectors):
+                for f, v in zip(own, vec, strict=True):
+                    values[f] = v
+                loc = imagine_movement(board, loc0, order, values, lj, lj_companion)
+                rv = 0.0
+                for f, table in zip(own, tables, strict=True):
+                    q = loc[f]
+                    if q >= 0:
+                        rv += table[q]
+                if self.deny != 0.0:
+                    o = 0.0
+                    for f, table in self.other_tables:
+                        q = loc[f]
+                        if q >= 0:
+                            o += table[q]
+                    rv -= self.deny * o
+                totals[i] += rv
+        return vectors, totals
+
+
 # ================================================================ from a declared Policy
 
 
@@ -540,4 +838,5 @@ BUILDERS = {
     "random": lambda policy, rng: RandomPolicy(rng),
     "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
     "sampler": lambda policy, rng: SamplerPolicy(rng, **policy.params()),
+    "heuristic": lambda policy, rng: HeuristicPolicy(**policy.params()),
 }
