@@ -15,6 +15,8 @@ from engines.motines.rules import Rules
 _BONUS = "valuation bonus of a mutiny (being Captain next round); 0 in the last Captain round"
 _RESERVE = Param("money_reserve", 2, "use a 4 PV for 4$ treasure only with at least 4$ + this",
                  0, 20, integer=True)
+_RESERVE_SEARCH = Param(_RESERVE.name, _RESERVE.default, _RESERVE.help, _RESERVE.low,
+                        _RESERVE.high, integer=True, search=(0, 6))
 
 POLICIES = {
     "random": PolicySpec("random", 0, "uniform over the flat list of legal options of every "
@@ -47,6 +49,45 @@ POLICIES = {
         Param("score_weight", 0.02, "worth of one PV of lead over the best other player in a "
               "playout, next to a win (1)", 0, 1),
     ), slow=True),
+    # defaults: greedy exactly (new weights 0, shared ones greedy's values; tests/
+    # test_motines_heuristic.py); the free round is always valued as greedy values it (the
+    # end's true worth: $ and fish 1/2 PV, ice -1 PV, a sale only with a market treasure)
+    "heuristic": PolicySpec("heuristic", 4, "greedy's one-step choice under a weighted "
+                            "valuation: money with a reserve, fish, ice, sale potential and "
+                            "treasures weighed; Captain bonus by stage of the game; mutiny and "
+                            "Captain denial; a sale floor (feature weights for rumsim train)", (
+        Param("w_money", 0.5, "a $ is half a PV at final scoring (1 PV per 2$)", 0, 5,
+              search=(0.25, 1.0)),
+        Param("w_cash", 0.0, "a $ up to cash_target is worth more before the free round: it "
+              "pays a 3$ mutiny (+4 PV) or 2 PV for 2$", -5, 5, search=(0.0, 1.5)),
+        Param("cash_target", 3, "the $ reserve w_cash rewards: a 3$ mutiny's price", 0, 30,
+              search=(0.0, 8.0)),
+        Param("w_fish", 0.5, "a fish held: 1$ at final scoring, and a card toward a sale", -5,
+              5, search=(0.0, 1.5)),
+        Param("w_ice", 1.0, "an ice held costs 1 PV at the end unless a sale takes it", -5, 5,
+              search=(0.25, 2.0)),
+        Param("ice_excess", 0.0, "ice above what the hand's icons can sell off is sure to "
+              "cost its PV", -5, 5, search=(0.0, 1.5)),
+        Param("w_sale", 1.0, "the best sale's gain is only potential until a market action "
+              "makes it", -5, 5, search=(0.0, 2.0)),
+        Param("w_treasure", 1.0, "held and expected treasures' values (2 PV, 2$, 4 PV for "
+              "4$, market, fish)", -5, 5, search=(0.25, 3.0)),
+        Param("sell_min", 0.0, "in normal rounds sell only for a gain above this: a bigger "
+              "set may come", 0, 100, search=(0.0, 10.0)),
+        Param("captain_bonus", 1.5, "a mutiny's captaincy (position 1 of the action one "
+              "picks) in mid-game", -100, 100, search=(-1.0, 4.0)),
+        Param("captain_bonus_early", 1.5, "the captaincy while treasures are replaced by "
+              "+1$ +1 PV (the Captain's Treasures are worth less then)", -100, 100,
+              search=(-1.0, 4.0)),
+        Param("captain_bonus_late", 1.5, "the captaincy in the last P mutinies (few Captain "
+              "rounds are left to use it)", -100, 100, search=(-1.0, 4.0)),
+        Param("mutiny_denial", 0.0, "per follower still to choose: a mutiny taken is one "
+              "that follower cannot take (2.5 PV and the captaincy)", -10, 10,
+              search=(-0.5, 1.0)),
+        Param("lam", 0.0, "Captain denial: weight of the followers' mean JOIN gain above "
+              "Subvention that the Captain's action hands them", -10, 10, search=(0.0, 1.5)),
+        _RESERVE_SEARCH,
+    )),
 }
 
 _PER_SEAT = (

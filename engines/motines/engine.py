@@ -27,14 +27,19 @@ order (D1/D2/D9 boxes IF .. MUT with their slots ascending; sales by
 combination, colour counts red, blue, purple, yellow ascending, then ice).
 A decision with one legal option draws nothing.
 
-Valuations (greedy, planner). Phi is a sum of multiples of 1/4 (PV, $/2,
-fish/2, ice, sale gains in halves, treasure values in quarters), so it is
-computed exactly as an integer number of quarters (``phi_q``) and every
-difference of two Phis is exact; the few inexact steps (the expected value
-of a blind fish, an Ice Factory share, a treasure's mean value, a treasure
-chance, the planner's denial term) are done in float64 in the order of
-``policies.py``, so the values, and with the tolerance 1e-9 the choices, are
-the reference's bit for bit. A sale's gain ``0.5 price + x - 0.5 cards`` is
+Valuations (greedy, planner, heuristic). Greedy's and the planner's Phi is a
+sum of multiples of 1/4 (PV, $/2, fish/2, ice, sale gains in halves, treasure
+values in quarters), so it is computed exactly as an integer number of
+quarters (``phi_q``; ``phi`` returns it as a float, exactly) and every
+difference of two Phis is exact. The heuristic's weighted Phi (``phi_h``,
+before the free round) is float64 added in the order of
+``policies.HeuristicPolicy.phi``; at its default weights every term is a
+multiple of 1/4 again, so its values are greedy's exactly. The few inexact
+steps (the expected value of a blind fish, an Ice Factory share, a
+treasure's mean value, a treasure chance, the planner's and the heuristic's
+denial terms) are done in float64 in the order of ``policies.py``, so the
+values, and with the tolerance 1e-9 the choices, are the reference's bit for
+bit. A sale's gain ``0.5 price + x - 0.5 cards`` is
 kept doubled (``g2``, an integer). The best sale of each combination (and of
 all six) for a hand depends on colour counts, wild fish and ice only up to 4
 each (a sale uses at most 4 cards and 4 ice), so it is cached per block, with
@@ -82,7 +87,9 @@ MUTINY_ZERO_MONEY = 1
 FINAL_FISH_PRICE = 1
 SUB_VALUE = 1.0
 MODIFIED_VALUE = 1.5               # MODIFIED_PV + 0.5 * MODIFIED_MONEY
-COIN_VALUE = 25 / 36.0 * 0.5       # policies: COIN_PAIRS / 36.0 * 0.5
+COIN_CHANCE = 25 / 36.0            # policies: COIN_PAIRS / 36.0 (the Captain's coin)
+MODIFIED_PV = 1                    # a replaced treasure: +1 PV ...
+MODIFIED_MONEY = 1                 # ... and +1$
 
 NORMAL, LAST_CAPTAIN, FREE, OVER = 0, 1, 2, 3
 NO_ACTION = -1
@@ -95,6 +102,8 @@ RANDOM = POLICIES["random"].slots().CODE
 GREEDY_AT = POLICIES["greedy"].slots()
 PLANNER_AT = POLICIES["planner"].slots()
 ROLLOUT_AT = POLICIES["rollout"].slots()
+HEUR_AT = POLICIES["heuristic"].slots()
+HEURISTIC = HEUR_AT.CODE
 GREEDY = GREEDY_AT.CODE
 PLANNER = PLANNER_AT.CODE
 ROLLOUT = ROLLOUT_AT.CODE
@@ -199,7 +208,9 @@ S_BLIND_KEY = S_FBASE + 5             # whose blind-fish value F_BLIND holds (-1
 S_POOL = S_FBASE + 8                  # MAX_DECK: a rollout's re-dealt cards
 S_RO_SAMPLES = S_POOL + MAX_DECK      # 5: each seat's rollout samples
 S_RO_WIDTH = S_RO_SAMPLES + MAX_P     # 5: and width
-S_CACHE = S_RO_WIDTH + MAX_P          # CACHE_N: best sales, direct-mapped (memo_look)
+S_DSLOT = S_RO_WIDTH + MAX_P          # 5: heuristic denial, each follower's best slot
+S_DFOUND = S_DSLOT + MAX_P            # 5: ... whether it has a best (1) and a second (2)
+S_CACHE = S_DFOUND + MAX_P            # CACHE_N: best sales, direct-mapped (memo_look)
 S_SIZE = S_CACHE + CACHE_N
 
 # ---------------------------------------------------------------- the policies' floats
@@ -212,7 +223,11 @@ F_RO_W = F_POPOL + MAX_P * PW  # 5: each seat's rollout score_weight
 F_RO_VAL = F_RO_W + MAX_P      # MAX_OPTIONS: greedy's values of a rollout's options
 F_RO_WIN = F_RO_VAL + MAX_OPTIONS  # MAX_P: a playout's win shares
 F_COPY = F_RO_WIN + MAX_P      # F_GAME: the playout's own floats (chances, blind value)
-F_SIZE = F_COPY + F_GAME
+F_HBASE = F_COPY + F_GAME      # MAX_P: heuristic denial, the followers' Phi
+F_HSUB = F_HBASE + MAX_P       # MAX_P: ... their Subvention values
+F_HBEST = F_HSUB + MAX_P       # MAX_P: ... their best JOIN value in a box
+F_HSECOND = F_HBEST + MAX_P    # MAX_P: ... and the best but for the best's slot
+F_SIZE = F_HSECOND + MAX_P
 
 # after the state: the rollout's playout state (the same layout), then its scratch
 S_COPY = S_SIZE
@@ -782,6 +797,12 @@ def planner_filter(s, ps):
     return s[S_CODE + ps] == PLANNER and s[S_PHASE] == NORMAL
 
 
+@njit(cache=True, inline="always")
+def sale_floor(s, pol, ps):
+    """A heuristic seat's optional sale needs a gain above this (sell_min in normal rounds)."""
+    return pol[ps * PW + HEUR_AT.sell_min] if s[S_PHASE] == NORMAL else 0.0
+
+
 @njit(cache=True)
 def offer_sale(s, pol, rng, seat, lo, hi, optional):
     """D6 (reference.offer_sale): the seat sells one of combinations lo..hi-1, or not."""
@@ -804,10 +825,14 @@ def offer_sale(s, pol, rng, seat, lo, hi, optional):
     if e == 0:
         return False  # no option at all
     if optional:
-        if planner_filter(s, seat):
-            e = best_of(s, seat, lo, hi, True, pol[seat * PW + PLANNER_AT.sell_floor])
-        if e == 0 or e_g2(e) <= 0:
-            return False
+        if code == HEURISTIC:
+            if 0.5 * e_g2(e) <= sale_floor(s, pol, seat) + TOL:
+                return False
+        else:
+            if planner_filter(s, seat):
+                e = best_of(s, seat, lo, hi, True, pol[seat * PW + PLANNER_AT.sell_floor])
+            if e == 0 or e_g2(e) <= 0:
+                return False
     make_packed_sale(s, seat, e)
     return True
 
@@ -820,6 +845,9 @@ def sale_value(s, pol, ps, seat, lo, hi):
         return 0.0
     if hi - lo == 1 and s[S_RULES + R.sale_optional] == 0:
         return 0.5 * e_g2(e)
+    if s[S_CODE + ps] == HEURISTIC:
+        g = 0.5 * e_g2(e)
+        return 0.0 if g <= sale_floor(s, pol, ps) + TOL else g
     if planner_filter(s, ps):
         e = best_of(s, seat, lo, hi, True, pol[ps * PW + PLANNER_AT.sell_floor])
     if e == 0 or e_g2(e) <= 0:
@@ -880,6 +908,79 @@ def phi_q(s, ps, seat, dpv, dmoney, dice, colour):
     return q
 
 
+@njit(cache=True, inline="always")
+def money_value(pol, ps, m):
+    """A heuristic seat's worth of holding ``m`` $: w_money m + w_cash min(m, cash_target)."""
+    w = ps * PW
+    v = pol[w + HEUR_AT.w_money] * m
+    v += pol[w + HEUR_AT.w_cash] * min(m, pol[w + HEUR_AT.cash_target])
+    return v
+
+
+@njit(cache=True)
+def money_gain(s, pol, ps, m, d):
+    """What ``d`` $ more are worth to a holder of ``m`` $, as policy seat ``ps`` values it
+    (0.5 a $ but for a heuristic seat before the free round)."""
+    if s[S_CODE + ps] != HEURISTIC or s[S_PHASE] == FREE:
+        return 0.5 * d
+    return money_value(pol, ps, m + d) - money_value(pol, ps, m)
+
+
+@njit(cache=True)
+def phi_h(s, pol, ps, seat, dpv, dmoney, dice, colour):
+    """HeuristicPolicy.phi before the free round: the weighted valuation, in its order."""
+    pb = _pl(seat)
+    money = s[pb + PL_MONEY] + dmoney
+    ice = s[pb + PL_ICE] + dice
+    h0 = s[pb + PL_HAND]
+    h1 = s[pb + PL_HAND + 1]
+    h2 = s[pb + PL_HAND + 2]
+    h3 = s[pb + PL_HAND + 3]
+    h4 = s[pb + PL_HAND + 4]
+    if colour == 0:
+        h0 += 1
+    elif colour == 1:
+        h1 += 1
+    elif colour == 2:
+        h2 += 1
+    elif colour == 3:
+        h3 += 1
+    elif colour == 4:
+        h4 += 1
+    jk = h4 + s[pb + PL_TR + T_JOKER]
+    w = ps * PW
+    v = float(s[pb + PL_PV] + dpv)
+    v += money_value(pol, ps, money)
+    v += pol[w + HEUR_AT.w_fish] * (h0 + h1 + h2 + h3 + h4)
+    v -= pol[w + HEUR_AT.w_ice] * ice
+    icons = (h0 * s[S_ICONS] + h1 * s[S_ICONS + 1] + h2 * s[S_ICONS + 2]
+             + h3 * s[S_ICONS + 3] + jk * s[S_ICONS + 4])
+    v -= pol[w + HEUR_AT.ice_excess] * max(0, ice - min(s[S_RULES + R.market_ice_cap], icons))
+    key = memo_key(h0, h1, h2, h3, jk, ice)
+    e = memo_look(s, 6 * MEMO_N + key)
+    if e < 0:
+        e = memo_all(s, key)
+    e &= BEST_MASK
+    if e != 0 and e_g2(e) > 0:
+        v += pol[w + HEUR_AT.w_sale] * (0.5 * e_g2(e))
+    tr = pb + PL_TR
+    tq = (3 * s[tr + T_JOKER] + 3 * s[tr + T_FISH] + 4 * s[tr + T_MARKET] + 8 * s[tr + T_2PV]
+          + 4 * s[tr + T_2MONEY])
+    tq += s[tr + T_4PV_FOR_4] * (FOUR_PV_LOW_Q if money < FOUR_PV_PRICE else TV_Q[T_4PV_FOR_4])
+    v += pol[w + HEUR_AT.w_treasure] * (tq * 0.25)
+    return v
+
+
+@njit(cache=True)
+def phi(s, pol, ps, seat, dpv, dmoney, dice, colour):
+    """Phi of ``seat``'s holding plus the deltas, as policy seat ``ps`` values it: greedy's
+    and the planner's exactly (4 Phi is an integer, ``phi_q``), a heuristic seat's weighted
+    before the free round."""
+    if s[S_CODE + ps] == HEURISTIC and s[S_PHASE] != FREE:
+        return phi_h(s, pol, ps, seat, dpv, dmoney, dice, colour)
+    return phi_q(s, ps, seat, dpv, dmoney, dice, colour) * 0.25
+
+
 @njit(cache=True)
 def unseen_fish(s, seat):
     """Colours ``seat`` has not seen into S_UNSEEN; their number (positive entries)."""
@@ -905,27 +1006,27 @@ def unseen_fish(s, seat):
 
 
 @njit(cache=True)
-def blind_value_now(s, ps, seat, dice, base):
-    """E[Phi gain] of a blind fish to the holding + ``dice`` ice (whose 4 Phi is ``base``)."""
+def blind_value_now(s, pol, ps, seat, dice, base):
+    """E[Phi gain] of a blind fish to the holding + ``dice`` ice (whose Phi is ``base``)."""
     total = unseen_fish(s, seat)
     if total <= 0:
         return 0.0
-    acc = 0
+    acc = 0.0
     for c in range(5):
         n = s[S_UNSEEN + c]
         if n > 0:
-            acc += n * (phi_q(s, ps, seat, 0, 0, dice, c) - base)
-    return (acc * 0.25) / total
+            acc += n * (phi(s, pol, ps, seat, 0, 0, dice, c) - base)
+    return acc / total
 
 
 @njit(cache=True)
-def blind_value(s, fb, ps, seat, dice, base):
+def blind_value(s, fb, pol, ps, seat, dice, base):
     """``blind_value_now``, kept for the rest of the decision (see ``fresh``) under
     (ps, seat, dice): the options of one decision value the same blind fish."""
     key = (ps * 8 + seat) * 8 + dice
     if s[S_BLIND_KEY] == key:
         return fb[F_BLIND]
-    value = blind_value_now(s, ps, seat, dice, base)
+    value = blind_value_now(s, pol, ps, seat, dice, base)
     s[S_BLIND_KEY] = key
     fb[F_BLIND] = value
     return value
@@ -938,10 +1039,15 @@ def fresh(s):
 
 
 @njit(cache=True)
-def treasure_value(s, seat, money):
-    """A treasure about to be gained: 1.5 while replaced, else the mean tv unseen."""
+def treasure_value(s, pol, ps, seat, money):
+    """A treasure about to be gained: 1.5 while replaced, else the mean tv unseen (a
+    heuristic seat before the free round: 1 PV + its 1$ while replaced, else w_treasure x
+    the mean)."""
+    heur = s[S_CODE + ps] == HEURISTIC and s[S_PHASE] != FREE
+    replaced = MODIFIED_PV + money_gain(s, pol, ps, money, MODIFIED_MONEY) if heur \
+        else MODIFIED_VALUE
     if modified(s):
-        return MODIFIED_VALUE
+        return replaced
     hidden = s[S_RULES + R.hidden_hands] != 0
     P = s[S_P]
     total = 0
@@ -960,12 +1066,14 @@ def treasure_value(s, seat, money):
             else:
                 acc += n * TV_Q[kind]
     if total <= 0:
-        return MODIFIED_VALUE
+        return replaced
+    if heur:
+        return pol[ps * PW + HEUR_AT.w_treasure] * ((acc * 0.25) / total)
     return (acc * 0.25) / total
 
 
 @njit(cache=True)
-def ice_share(s, ps, seat, base, position, n):
+def ice_share(s, pol, ps, seat, base, position, n):
     """E[Phi gain] at ``position`` of an Ice Factory with ``n`` pawns (policies.ice_share)."""
     g = S_RULES + R.ice_factory_gifts
     mode = s[S_RULES + R.ice_factory_roll]
@@ -980,10 +1088,10 @@ def ice_share(s, ps, seat, base, position, n):
         supply -= got
         if q == position:
             direct = got
-    acc = 0
+    acc = 0.0
     weights = 0
     last_mine = -1
-    qv = 0
+    qv = 0.0
     lo = 3 if mode == 0 else 2
     hi = 8 if mode == 0 else (7 if mode == 1 else 12)
     for roll in range(lo, hi + 1):
@@ -991,11 +1099,11 @@ def ice_share(s, ps, seat, base, position, n):
         given = min(roll, supply)
         mine = direct + ((given - position + n) // n if given >= position else 0)
         if mine != last_mine:  # the same ice, the same Phi
-            qv = phi_q(s, ps, seat, 0, money, mine, -1)
+            qv = phi(s, pol, ps, seat, 0, money, mine, -1)
             last_mine = mine
         acc += w * (qv - base)
         weights += w
-    return (acc * 0.25) / weights
+    return acc / weights
 
 
 @njit(cache=True, inline="always")
@@ -1006,14 +1114,14 @@ def can_pay(s, seat, colour):
 
 
 @njit(cache=True)
-def display_value(s, ps, seat, base, index):
+def display_value(s, pol, ps, seat, base, index):
     """(affordable, Phi gain) of buying display card ``index``."""
     colour = s[S_DISPLAY + index]
     if colour == EMPTY or not can_pay(s, seat, colour):
         return False, 0.0
     ice = s[S_RULES + R.fish_prices + 2 * colour]
     money = s[S_RULES + R.fish_prices + 2 * colour + 1]
-    return True, (phi_q(s, ps, seat, 0, -money, -ice, colour) - base) * 0.25
+    return True, phi(s, pol, ps, seat, 0, -money, -ice, colour) - base
 
 
 @njit(cache=True)
@@ -1027,14 +1135,14 @@ def is_reserved(s, index):
 
 
 @njit(cache=True)
-def best_display(s, ps, seat, base):
+def best_display(s, pol, ps, seat, base):
     """(found, gain) of the best affordable, unreserved display card (ties: lowest index)."""
     found = False
     best_v = 0.0
     for i in range(s[S_D]):
         if is_reserved(s, i):
             continue
-        ok, v = display_value(s, ps, seat, base, i)
+        ok, v = display_value(s, pol, ps, seat, base, i)
         if ok and (not found or v > best_v + TOL):
             found = True
             best_v = v
@@ -1047,53 +1155,56 @@ def offer_value(s, fb, pol, ps, seat, base, offer):
     if offer == SO_2PV:
         if s[pb + PL_MONEY] < SO_2PV_PRICE:
             return 0.0
-        return (phi_q(s, ps, seat, SO_2PV_GAIN, -SO_2PV_PRICE, 0, -1) - base) * 0.25
+        return phi(s, pol, ps, seat, SO_2PV_GAIN, -SO_2PV_PRICE, 0, -1) - base
     if offer == SO_FISHING:
-        found, best = best_display(s, ps, seat, base)
-        blind = blind_value(s, fb, ps, seat, 0, base) if blind_available(s) else 0.0
+        found, best = best_display(s, pol, ps, seat, base)
+        blind = blind_value(s, fb, pol, ps, seat, 0, base) if blind_available(s) else 0.0
         return blind if (not found or blind > best + TOL) else best
     if offer == SO_ICE:
         if s[S_SUPPLY] > 0:
-            return (phi_q(s, ps, seat, 0, 0, 1, -1) - base) * 0.25
+            return phi(s, pol, ps, seat, 0, 0, 1, -1) - base
         return 0.0
     if offer == SO_TREASURE:
-        return treasure_value(s, seat, s[pb + PL_MONEY])
+        return treasure_value(s, pol, ps, seat, s[pb + PL_MONEY])
     return sale_value(s, pol, ps, seat, 0, 6)
 
 
 @njit(cache=True)
 def action_value(s, fb, pol, ps, seat, base, box, slot, position, n_ice):
     """policies.action_value: E[Phi gain] to ``seat`` of a pawn on (box, slot) at
-    ``position``, valued by policy seat ``ps``; ``base`` is 4 Phi of the seat's holding."""
+    ``position``, valued by policy seat ``ps``; ``base`` is Phi of the seat's holding."""
     rr = S_RULES
     if box == IF:
         free = min(s[rr + R.if_ice_gift + position - 1], s[S_SUPPLY])
-        q1 = base if free == 0 else phi_q(s, ps, seat, 0, 0, free, -1)
-        value = (q1 - base) * 0.25
+        q1 = base if free == 0 else phi(s, pol, ps, seat, 0, 0, free, -1)
+        value = q1 - base
         price = s[rr + R.if_prices + position - 1]
-        if s[_pl(seat) + PL_MONEY] >= price and blind_available(s):
-            e = blind_value(s, fb, ps, seat, free, q1)
-            if e > 0.5 * price + TOL:
-                value += e - 0.5 * price
+        money = s[_pl(seat) + PL_MONEY]
+        if money >= price and blind_available(s):
+            e = blind_value(s, fb, pol, ps, seat, free, q1)
+            cost = money_gain(s, pol, ps, money - price, price)
+            if e > cost + TOL:
+                value += e - cost
         return value
     if box == SF:
         if slot == NO_SLOT:
-            return blind_value(s, fb, ps, seat, 0, base) if blind_available(s) else 0.0
-        ok, value = display_value(s, ps, seat, base, slot)
+            return blind_value(s, fb, pol, ps, seat, 0, base) if blind_available(s) else 0.0
+        ok, value = display_value(s, pol, ps, seat, base, slot)
         if not ok:
             return 0.0
         if s[rr + R.sf_buy_mandatory] != 0:
             return value
         return max(value, 0.0)
     if box == ICE:
-        return ice_share(s, ps, seat, base, position, n_ice)
+        return ice_share(s, pol, ps, seat, base, position, n_ice)
     if box == TR:
         free = min(s[rr + R.treasure_ice_gift + position - 1], s[S_SUPPLY])
-        q1 = base if free == 0 else phi_q(s, ps, seat, 0, 0, free, -1)
-        value = (q1 - base) * 0.25
-        value += fb[F_CHANCE + position - 1] * treasure_value(s, seat, s[_pl(seat) + PL_MONEY])
+        q1 = base if free == 0 else phi(s, pol, ps, seat, 0, 0, free, -1)
+        value = q1 - base
+        money = s[_pl(seat) + PL_MONEY]
+        value += fb[F_CHANCE + position - 1] * treasure_value(s, pol, ps, seat, money)
         if position == 1 and s[rr + R.treasure_captain_coin] != 0:
-            value += COIN_VALUE
+            value += COIN_CHANCE * money_gain(s, pol, ps, money, 1)
         return value
     if box == FM:
         return sale_value(s, pol, ps, seat, slot, slot + 1)
@@ -1101,14 +1212,22 @@ def action_value(s, fb, pol, ps, seat, base, box, slot, position, n_ice):
         value = offer_value(s, fb, pol, ps, seat, base, slot)
         return value + SO_LAST_PV if position == 5 else value
     if box == SUB:
-        return SUB_VALUE
-    return mutiny_value(s, slot)
+        return sub_value(s, pol, ps, seat)
+    return mutiny_value(s, pol, ps, seat, slot)
 
 
-@njit(cache=True, inline="always")
-def mutiny_value(s, m):
+@njit(cache=True)
+def mutiny_value(s, pol, ps, seat, m):
     money = MUTINY_ZERO_MONEY if m == 0 else -m
-    return s[S_RULES + R.mutiny_pv + m] + 0.5 * money
+    return s[S_RULES + R.mutiny_pv + m] + money_gain(s, pol, ps, s[_pl(seat) + PL_MONEY], money)
+
+
+@njit(cache=True)
+def sub_value(s, pol, ps, seat):
+    """Subvention: its PV (a heuristic seat: the better of its 1 PV and its 1$)."""
+    if s[S_CODE + ps] != HEURISTIC:
+        return SUB_VALUE
+    return max(SUB_VALUE, money_gain(s, pol, ps, s[_pl(seat) + PL_MONEY], 1))
 
 
 # ================================================================ option lists (D1, D2, D9)
@@ -1217,7 +1336,7 @@ def place(s, seat, box, slot):
 def greedy_captain(s, fb, pol, seat, n):
     """GreedyPolicy.captain_action over the options at S_OPT: the index chosen."""
     fresh(s)
-    base = phi_q(s, seat, seat, 0, 0, 0, -1)
+    base = phi(s, pol, seat, seat, 0, 0, 0, -1)
     P = s[S_P]
     best = 0
     best_v = 0.0
@@ -1235,7 +1354,7 @@ def planner_captain(s, fb, pol, seat, n):
     """PlannerPolicy.captain_action: own gain less lam x the followers' mean denied gain."""
     fresh(s)
     P = s[S_P]
-    base = phi_q(s, seat, seat, 0, 0, 0, -1)
+    base = phi(s, pol, seat, seat, 0, 0, 0, -1)
     for i in range(P - 1):
         s[S_FBASE + i] = phi_q(s, seat, (seat + 1 + i) % P, 0, 0, 0, -1)
     lam = pol[seat * PW + PLANNER_AT.lam]
@@ -1256,7 +1375,8 @@ def planner_captain(s, fb, pol, seat, n):
                 sl = _opt_slot(s[S_OPT2 + j])
                 if sl != NO_SLOT and sl == slot:
                     continue
-                v = action_value(s, fb, pol, seat, f, s[S_FBASE + i], box, sl, i + 2, P)
+                v = action_value(s, fb, pol, seat, f, s[S_FBASE + i] * 0.25, box, sl, i + 2,
+                                 P)
                 if not found or v > fbest + TOL:
                     found = True
                     fbest = v
@@ -1277,6 +1397,23 @@ def greedy_bonus(s, pol, seat):
 
 
 @njit(cache=True)
+def follow_bonus(s, pol, seat, still):
+    """The Mutiny bonus of a follower's choice (``still``: followers after it)."""
+    if s[S_CODE + seat] != HEURISTIC:
+        return greedy_bonus(s, pol, seat)
+    w = seat * PW
+    if s[S_PHASE] == LAST_CAPTAIN:
+        stage = 0.0
+    elif s[S_MARKER] >= s[S_RULES + R.num_mutinies] - s[S_P]:
+        stage = pol[w + HEUR_AT.captain_bonus_late]
+    elif s[S_MARKER] < s[S_RULES + R.treasure_modified_until_marker]:
+        stage = pol[w + HEUR_AT.captain_bonus_early]
+    else:
+        stage = pol[w + HEUR_AT.captain_bonus]
+    return stage + pol[w + HEUR_AT.mutiny_denial] * still
+
+
+@njit(cache=True)
 def planner_bonus(s, pol, seat):
     if s[S_PHASE] == LAST_CAPTAIN:
         return 0.0
@@ -1289,9 +1426,9 @@ def planner_bonus(s, pol, seat):
 def greedy_follower(s, fb, pol, seat, n, bonus_on):
     """GreedyPolicy.follower_choice (and free_round_choice without the bonus)."""
     fresh(s)
-    base = phi_q(s, seat, seat, 0, 0, 0, -1)
+    base = phi(s, pol, seat, seat, 0, 0, 0, -1)
     still = s[S_P] - s[S_NPAWNS] - 1
-    bonus = greedy_bonus(s, pol, seat) if bonus_on else 0.0
+    bonus = follow_bonus(s, pol, seat, still) if bonus_on else 0.0
     best = 0
     best_v = 0.0
     for i in range(n):
@@ -1311,7 +1448,7 @@ def greedy_follower(s, fb, pol, seat, n, bonus_on):
 def planner_follower(s, fb, pol, seat, n):
     """PlannerPolicy.follower_choice: mutiny only by the margin; JOIN if worth SUB."""
     fresh(s)
-    base = phi_q(s, seat, seat, 0, 0, 0, -1)
+    base = phi(s, pol, seat, seat, 0, 0, 0, -1)
     still = s[S_P] - s[S_NPAWNS] - 1
     join = -1
     join_v = 0.0
@@ -1343,6 +1480,76 @@ def planner_follower(s, fb, pol, seat, n):
 
 
 @njit(cache=True)
+def heuristic_captain(s, fb, pol, seat, n):
+    """HeuristicPolicy.captain_action: greedy's when lam = 0, else the own gain less lam x
+    the followers' mean best JOIN gain above their Subvention. Each follower's best (and
+    best but for the best's slot) is found once per box; an exact maximum either way."""
+    lam = pol[seat * PW + HEUR_AT.lam]
+    if lam == 0.0:
+        return greedy_captain(s, fb, pol, seat, n)
+    fresh(s)
+    P = s[S_P]
+    base = phi(s, pol, seat, seat, 0, 0, 0, -1)
+    for i in range(P - 1):
+        f = (seat + 1 + i) % P
+        fb[F_HBASE + i] = phi(s, pol, seat, f, 0, 0, 0, -1)
+        fb[F_HSUB + i] = sub_value(s, pol, seat, f)
+    fm_exclusive = s[S_RULES + R.market_slots_exclusive] != 0
+    at_box = -1
+    best = 0
+    best_v = 0.0
+    for k in range(n):
+        o = s[S_OPT + k]
+        box = _opt_box(o)
+        slot = _opt_slot(o)
+        if box != at_box:
+            at_box = box
+            for i in range(P - 1):
+                f = (seat + 1 + i) % P
+                m = join_slots(s, S_OPT2, box, i + 2, False)
+                found = 0
+                b1 = 0.0
+                b2 = 0.0
+                b1slot = -2
+                for j in range(m):
+                    sl = _opt_slot(s[S_OPT2 + j])
+                    v = action_value(s, fb, pol, seat, f, fb[F_HBASE + i], box, sl, i + 2, P)
+                    if (found & 1) == 0 or v > b1:
+                        if found & 1:
+                            b2 = b1
+                            found |= 2
+                        b1 = v
+                        b1slot = sl
+                        found |= 1
+                    elif (found & 2) == 0 or v > b2:
+                        b2 = v
+                        found |= 2
+                fb[F_HBEST + i] = b1
+                fb[F_HSECOND + i] = b2
+                s[S_DSLOT + i] = b1slot
+                s[S_DFOUND + i] = found
+        own = action_value(s, fb, pol, seat, seat, base, box, slot, 1, P)
+        exclusive = box == SF or box == SO or (box == FM and fm_exclusive)
+        denied = 0.0
+        for i in range(P - 1):
+            found = s[S_DFOUND + i]
+            if exclusive and slot != NO_SLOT and slot == s[S_DSLOT + i]:
+                if (found & 2) == 0:
+                    continue
+                v = fb[F_HSECOND + i]
+            else:
+                if (found & 1) == 0:
+                    continue
+                v = fb[F_HBEST + i]
+            denied += max(0.0, v - fb[F_HSUB + i])
+        v = own - lam * (denied / (P - 1))
+        if k == 0 or v > best_v + TOL:
+            best = k
+            best_v = v
+    return best
+
+
+@njit(cache=True)
 def decide_captain(s, fb, pol, rng, seat, n):
     code = s[S_CODE + seat]
     if code == RANDOM:
@@ -1351,6 +1558,8 @@ def decide_captain(s, fb, pol, rng, seat, n):
         return rollout_decide(s, fb, pol, rng, seat, n, 0)
     if code == PLANNER:
         return planner_captain(s, fb, pol, seat, n)
+    if code == HEURISTIC:
+        return heuristic_captain(s, fb, pol, seat, n)
     return greedy_captain(s, fb, pol, seat, n)
 
 
@@ -1379,55 +1588,59 @@ def decide_free(s, fb, pol, rng, seat, n):
 
 
 @njit(cache=True)
-def ask_if_buy(s, rng, seat, price):
+def ask_if_buy(s, pol, rng, seat, price):
     if s[S_CODE + seat] == RANDOM:
         return rng_below(_seat_rng(rng, seat), 2) == 0
-    base = phi_q(s, seat, seat, 0, 0, 0, -1)
-    return blind_value_now(s, seat, seat, 0, base) > 0.5 * price + TOL
+    base = phi(s, pol, seat, seat, 0, 0, 0, -1)
+    money = s[_pl(seat) + PL_MONEY]
+    return blind_value_now(s, pol, seat, seat, 0, base) > \
+        money_gain(s, pol, seat, money - price, price) + TOL
 
 
 @njit(cache=True)
-def ask_if_keep(s, rng, seat, colour, price):
+def ask_if_keep(s, pol, rng, seat, colour, price):
     if s[S_CODE + seat] == RANDOM:
         return rng_below(_seat_rng(rng, seat), 2) == 0
-    gain = (phi_q(s, seat, seat, 0, 0, 0, colour) - phi_q(s, seat, seat, 0, 0, 0, -1)) * 0.25
-    return gain > 0.5 * price + TOL
+    gain = phi(s, pol, seat, seat, 0, 0, 0, colour) - phi(s, pol, seat, seat, 0, 0, 0, -1)
+    return gain > money_gain(s, pol, seat, s[_pl(seat) + PL_MONEY], price) + TOL
 
 
 @njit(cache=True)
-def ask_sf_buy(s, rng, seat, index):
+def ask_sf_buy(s, pol, rng, seat, index):
     if s[S_CODE + seat] == RANDOM:
         return rng_below(_seat_rng(rng, seat), 2) == 0
-    ok, v = display_value(s, seat, seat, phi_q(s, seat, seat, 0, 0, 0, -1), index)
+    ok, v = display_value(s, pol, seat, seat, phi(s, pol, seat, seat, 0, 0, 0, -1), index)
     return ok and v > TOL
 
 
 @njit(cache=True)
-def ask_sub_money(s, rng, seat):
+def ask_sub_money(s, pol, rng, seat):
     if s[S_CODE + seat] == RANDOM:
         return rng_below(_seat_rng(rng, seat), 2) == 1
     pb = _pl(seat)
     money = s[pb + PL_MONEY]
-    return money == 0 or (money < 2 and s[pb + PL_TR + T_4PV_FOR_4] > 0)
+    if money == 0 or (money < 2 and s[pb + PL_TR + T_4PV_FOR_4] > 0):
+        return True
+    return s[S_CODE + seat] == HEURISTIC and money_gain(s, pol, seat, money, 1) > SUB_VALUE + TOL
 
 
 @njit(cache=True)
-def ask_so_fishing(s, rng, seat, n):
+def ask_so_fishing(s, pol, rng, seat, n):
     """D7 over the options at S_SOOPT (display indices, then BLIND)."""
     if s[S_CODE + seat] == RANDOM:
         return s[S_SOOPT + rng_below(_seat_rng(rng, seat), n)]
-    base = phi_q(s, seat, seat, 0, 0, 0, -1)
+    base = phi(s, pol, seat, seat, 0, 0, 0, -1)
     best = BLIND
     best_v = 0.0
     for k in range(n):
         i = s[S_SOOPT + k]
         if i == BLIND:
             continue
-        ok, v = display_value(s, seat, seat, base, i)
+        ok, v = display_value(s, pol, seat, seat, base, i)
         if best == BLIND or v > best_v + TOL:
             best = i
             best_v = v
-    blind = blind_value_now(s, seat, seat, 0, base) if blind_available(s) else 0.0
+    blind = blind_value_now(s, pol, seat, seat, 0, base) if blind_available(s) else 0.0
     if best == BLIND or blind > best_v + TOL:
         return BLIND
     return best
@@ -1506,6 +1719,7 @@ def decide_treasures(s, pol, rng, seat, n_off):
         s[S_USE + n] = T_MARKET
         n += 1
     reserve = pol[seat * PW + (PLANNER_AT.money_reserve if code == PLANNER
+                               else HEUR_AT.money_reserve if code == HEURISTIC
                                else GREEDY_AT.money_reserve)]
     if has_four and s[pb + PL_MONEY] >= FOUR_PV_PRICE + reserve:
         s[S_USE + n] = T_4PV_FOR_4
@@ -1551,7 +1765,7 @@ def window(s, pol, rng, seat):
 
 
 @njit(cache=True)
-def fishing_blind(s, rng, seat, k):
+def fishing_blind(s, pol, rng, seat, k):
     """Indiscriminate fishing: free ice, then buy a blind fish, keep it or return it."""
     rr = S_RULES
     pb = _pl(seat)
@@ -1561,11 +1775,11 @@ def fishing_blind(s, rng, seat, k):
     price = s[rr + R.if_prices + k - 1]
     if s[pb + PL_MONEY] < price or not blind_available(s):
         return
-    if not ask_if_buy(s, rng, seat, price):
+    if not ask_if_buy(s, pol, rng, seat, price):
         return
     s[pb + PL_MONEY] -= price
     colour = draw_blind(s, rng)
-    if ask_if_keep(s, rng, seat, colour, price):
+    if ask_if_keep(s, pol, rng, seat, colour, price):
         s[pb + PL_HAND + colour] += 1
         return
     mode = s[rr + R.if_return_to]
@@ -1594,14 +1808,14 @@ def buy_display(s, seat, index):
 
 
 @njit(cache=True)
-def fishing_selective(s, rng, seat, slot):
+def fishing_selective(s, pol, rng, seat, slot):
     if slot == NO_SLOT:
         take_blind(s, rng, seat)
         return
     colour = s[S_DISPLAY + slot]
     if colour == EMPTY or not can_pay(s, seat, colour):
         return
-    if s[S_RULES + R.sf_buy_mandatory] == 0 and not ask_sf_buy(s, rng, seat, slot):
+    if s[S_RULES + R.sf_buy_mandatory] == 0 and not ask_sf_buy(s, pol, rng, seat, slot):
         return
     buy_display(s, seat, slot)
 
@@ -1678,7 +1892,7 @@ def special_offer(s, pol, rng, seat, offer, position):
                 n += 1
         s[S_SOOPT + n] = BLIND
         n += 1
-        choice = BLIND if n == 1 else ask_so_fishing(s, rng, seat, n)
+        choice = BLIND if n == 1 else ask_so_fishing(s, pol, rng, seat, n)
         if choice == BLIND:
             take_blind(s, rng, seat)
         else:
@@ -1718,9 +1932,9 @@ def step(s, pol, rng, i):
     slot = s[pn + PN_SLOT]
     k = s[pn + PN_POS]
     if box == IF:
-        fishing_blind(s, rng, seat, k)
+        fishing_blind(s, pol, rng, seat, k)
     elif box == SF:
-        fishing_selective(s, rng, seat, slot)
+        fishing_selective(s, pol, rng, seat, slot)
     elif box == TR:
         treasure_hunt(s, rng, seat, k)
     elif box == FM:
@@ -1728,7 +1942,7 @@ def step(s, pol, rng, i):
     elif box == SO:
         special_offer(s, pol, rng, seat, slot, k)
     elif box == SUB:
-        if ask_sub_money(s, rng, seat):
+        if ask_sub_money(s, pol, rng, seat):
             s[_pl(seat) + PL_MONEY] += 1
         else:
             gain_pv(s, rng, seat, 1)
@@ -2063,7 +2277,7 @@ def rollout_decide(s, fb, pol, rng, seat, n, decision):
     """RolloutPolicy.decide over the options at S_OPT (decision 0: D1, 1: D2, 2: D9)."""
     fresh(s)
     P = s[S_P]
-    base = phi_q(s, seat, seat, 0, 0, 0, -1)
+    base = phi(s, pol, seat, seat, 0, 0, 0, -1)
     still = P - s[S_NPAWNS] - 1
     bonus = greedy_bonus(s, pol, seat) if decision == 1 else 0.0
     for i in range(n):

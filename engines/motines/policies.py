@@ -24,6 +24,11 @@ Policies:
   more than 1e-9.
 * ``planner`` is greedy with the changes of spec §6.1 (Captain denial,
   mutiny timing, a sale floor, an ice target).
+* ``heuristic`` is greedy's one-step choice under a weighted valuation whose
+  weights are declared parameters (``HeuristicPolicy``: money with a
+  reserve, fish, ice, sale potential, treasures, a sale floor, the Captain
+  bonus by stage, mutiny and Captain denial); at its defaults it makes
+  greedy's choices. It draws nothing.
 
 Phi(h) = PV + 0.5 $ + 0.5 fish + ice term + sale term + sum of tv, added in
 that order; greedy's ice term is -ice and its sale term the best sale gain
@@ -221,6 +226,18 @@ class GreedyPolicy:
     def gain(self, t, h: Holding, after: Holding) -> float:
         return self.phi(t, after) - self.phi(t, h)
 
+    def money_gain(self, t: Table, money: int, d: int) -> float:
+        """What ``d`` $ more are worth to a holder of ``money`` $: 0.5 each."""
+        return 0.5 * d
+
+    def price_cost(self, t: Table, money: int, price: int) -> float:
+        """What paying ``price`` $ out of ``money`` $ costs."""
+        return self.money_gain(t, money - price, price)
+
+    def sub_value(self, t: Table, h: Holding) -> float:
+        """Subvention: its PV (spec §6.1 D2)."""
+        return SUB_VALUE
+
     def blind_value(self, t: Table, seat: int, h: Holding) -> float:
         """E[Phi gain] of a blind fish over the colours the player has not seen."""
         unseen = t.unseen_fish(seat)
@@ -257,10 +274,14 @@ class GreedyPolicy:
         """Which sales this policy would make (None: any)."""
         return None
 
+    def sale_floor(self, t: Table) -> float:
+        """An optional sale is declined unless its gain is above this."""
+        return 0.0
+
     def chosen_sale(self, t: Table, options) -> tuple:
         """(sale or None, g): the sale D6 makes from ``options``; None when declined."""
         sale, g = pick_sale(t.rules, options, self.sale_allowed(t))
-        if sale is None or g <= TOL:
+        if sale is None or g <= self.sale_floor(t) + TOL:
             return None, 0.0
         return sale, g
 
@@ -332,8 +353,9 @@ class GreedyPolicy:
             price = rules.if_prices[position - 1]
             if h1.money >= price and blind_available(t):
                 e = self.blind_value(t, seat, h1)
-                if e > 0.5 * price + TOL:
-                    value += e - 0.5 * price
+                cost = self.price_cost(t, h1.money, price)
+                if e > cost + TOL:
+                    value += e - cost
             return value
         if box == SF:
             if slot == NO_SLOT:
@@ -350,7 +372,7 @@ class GreedyPolicy:
             value = self.gain(t, h, h1)
             value += self.treasure_chance(t, position) * self.treasure_value(t, seat, h1)
             if position == 1 and rules.treasure_captain_coin:
-                value += COIN_PAIRS / 36.0 * 0.5
+                value += COIN_PAIRS / 36.0 * self.money_gain(t, h1.money, 1)
             return value
         if box == FM:
             return self.sale_value(t, seat, h, (slot,))
@@ -358,8 +380,8 @@ class GreedyPolicy:
             value = self.offer_value(t, seat, h, slot)
             return value + SO_LAST_PV if position == 5 else value
         if box == SUB:
-            return SUB_VALUE
-        return self.mutiny_value(t, slot)
+            return self.sub_value(t, h)
+        return self.mutiny_value(t, h, slot)
 
     def offer_value(self, t: Table, seat: int, h: Holding, offer: int) -> float:
         if offer == SO_2PV:
@@ -389,9 +411,9 @@ class GreedyPolicy:
                 best, best_v = i, v
         return best, best_v
 
-    def mutiny_value(self, t: Table, m: int) -> float:
+    def mutiny_value(self, t: Table, h: Holding, m: int) -> float:
         money = MUTINY_ZERO_MONEY if m == 0 else -m
-        return t.rules.mutiny_pv[m] + 0.5 * money
+        return t.rules.mutiny_pv[m] + self.money_gain(t, h.money, money)
 
     def bonus(self, t: Table) -> float:
         return 0.0 if t.phase == LAST_CAPTAIN else self.captain_bonus
@@ -443,11 +465,12 @@ class GreedyPolicy:
     # ------------------------------------------------------------ D3-D8
 
     def if_buy(self, t, seat, price) -> bool:
-        return self.blind_value(t, seat, holding(t, seat)) > 0.5 * price + TOL
+        h = holding(t, seat)
+        return self.blind_value(t, seat, h) > self.price_cost(t, h.money, price) + TOL
 
     def if_keep(self, t, seat, colour, price) -> bool:
-        h = holding(t, seat)
-        return self.gain(t, h, h.plus(colour=colour)) > 0.5 * price + TOL
+        h = holding(t, seat)  # the price is paid: keeping forgoes its refund
+        return self.gain(t, h, h.plus(colour=colour)) > self.money_gain(t, h.money, price) + TOL
 
     def sf_buy(self, t, seat, index) -> bool:
         v = self.display_value(t, seat, holding(t, seat), index)
@@ -582,6 +605,175 @@ class PlannerPolicy(GreedyPolicy):
         if join is not None and join_v >= SUB_VALUE - TOL:
             return join
         return (SUB, NO_SLOT)
+
+
+# ================================================================ heuristic
+
+_HEURISTIC = POLICIES["heuristic"].default
+
+
+class HeuristicPolicy(GreedyPolicy):
+    """Greedy's one-step choices under a weighted valuation (declared feature weights).
+
+    Phi_H (normal and last-Captain rounds; the free round is valued as greedy values it, the
+    end's true worth) adds, in this order::
+
+        PV
+        + money_value($)        = w_money $ + w_cash min($, cash_target)
+        + w_fish fish
+        - w_ice ice
+        - ice_excess max(0, ice - min(market_ice_cap, icons in hand incl. joker treasures))
+        + w_sale best sale gain (if positive)
+        + w_treasure sum of tv over held treasures
+
+    Every $ paid or gained in an action (a blind fish's price, a mutiny's price, the
+    Captain's coin, a replaced treasure's 1$, Subvention's 1$) is valued by the change of
+    money_value (0.5 a $ in the free round); Subvention is the better of its 1 PV and its
+    1$, and D5 takes the $ when it is worth more than the PV (or when greedy would). A
+    treasure to come is worth w_treasure x the mean tv unseen (replaced: 1 PV + its 1$).
+    A sale is made (and a sale action valued) only for a gain above ``sell_min`` in normal
+    rounds (0 later). A follower's Mutiny gets the captain bonus of the stage (early while
+    treasures are replaced, late in the last P mutinies, 0 in the last Captain round)
+    plus ``mutiny_denial`` per follower still to choose. The Captain's options lose
+    ``lam`` x the followers' mean best JOIN gain above their Subvention (each follower at
+    the position it would get if all joined, the Captain's slot taken where slots are
+    exclusive, valued with this policy's weights on the follower's holding; an exact
+    maximum over slots). At the defaults every choice is greedy's. Draws nothing.
+    """
+
+    def __init__(self, w_money: float = _HEURISTIC("w_money"),
+                 w_cash: float = _HEURISTIC("w_cash"),
+                 cash_target: float = _HEURISTIC("cash_target"),
+                 w_fish: float = _HEURISTIC("w_fish"), w_ice: float = _HEURISTIC("w_ice"),
+                 ice_excess: float = _HEURISTIC("ice_excess"),
+                 w_sale: float = _HEURISTIC("w_sale"),
+                 w_treasure: float = _HEURISTIC("w_treasure"),
+                 sell_min: float = _HEURISTIC("sell_min"),
+                 captain_bonus: float = _HEURISTIC("captain_bonus"),
+                 captain_bonus_early: float = _HEURISTIC("captain_bonus_early"),
+                 captain_bonus_late: float = _HEURISTIC("captain_bonus_late"),
+                 mutiny_denial: float = _HEURISTIC("mutiny_denial"),
+                 lam: float = _HEURISTIC("lam"),
+                 money_reserve: float = _HEURISTIC("money_reserve")):
+        super().__init__(captain_bonus, money_reserve)
+        self.w_money = w_money
+        self.w_cash = w_cash
+        self.cash_target = cash_target
+        self.w_fish = w_fish
+        self.w_ice = w_ice
+        self.ice_excess = ice_excess
+        self.w_sale = w_sale
+        self.w_treasure = w_treasure
+        self.sell_min = sell_min
+        self.captain_bonus_early = captain_bonus_early
+        self.captain_bonus_late = captain_bonus_late
+        self.mutiny_denial = mutiny_denial
+        self.lam = lam
+
+    # ------------------------------------------------------------ the valuation
+
+    def money_value(self, money) -> float:
+        value = self.w_money * money
+        value += self.w_cash * min(money, self.cash_target)
+        return value
+
+    def money_gain(self, t: Table, money: int, d: int) -> float:
+        if t.phase == FREE:
+            return 0.5 * d
+        return self.money_value(money + d) - self.money_value(money)
+
+    def phi(self, t: Table, h: Holding) -> float:
+        if t.phase == FREE:
+            return super().phi(t, h)
+        rules = t.rules
+        jokers = h.hand[JOKER] + h.treasures[T_JOKER]
+        value = float(h.pv)
+        value += self.money_value(h.money)
+        value += self.w_fish * sum(h.hand)
+        value -= self.w_ice * h.ice
+        icons = sum(h.hand[c] * rules.icons(c) for c in range(4)) + jokers * rules.icons(JOKER)
+        value -= self.ice_excess * max(0, h.ice - min(rules.market_ice_cap, icons))
+        _, g = best_sale(rules, h.hand[:4], jokers, h.ice)
+        if g > 0:
+            value += self.w_sale * g
+        tv = 0.0
+        for kind, n in enumerate(h.treasures):
+            if n:
+                one = TREASURE_VALUE[kind]
+                if kind == T_4PV_FOR_4 and h.money < FOUR_PV_PRICE:
+                    one = FOUR_PV_UNAFFORDABLE_VALUE
+                tv += n * one
+        value += self.w_treasure * tv
+        return value
+
+    def treasure_value(self, t: Table, seat: int, h: Holding) -> float:
+        if t.phase == FREE:
+            return super().treasure_value(t, seat, h)
+        replaced = MODIFIED_PV + self.money_gain(t, h.money, MODIFIED_MONEY)
+        if t.modified:
+            return replaced
+        unseen = t.unseen_treasures(seat)
+        total = unseen_total(unseen)
+        if total <= 0:
+            return replaced
+        acc = 0.0
+        for kind, n in enumerate(unseen):
+            if n > 0:
+                tv = TREASURE_VALUE[kind]
+                if kind == T_4PV_FOR_4 and h.money < FOUR_PV_PRICE:
+                    tv = FOUR_PV_UNAFFORDABLE_VALUE
+                acc += n * tv
+        return self.w_treasure * (acc / total)
+
+    def sub_value(self, t: Table, h: Holding) -> float:
+        return max(SUB_VALUE, self.money_gain(t, h.money, 1))
+
+    def sale_floor(self, t: Table) -> float:
+        return self.sell_min if t.phase == NORMAL else 0.0
+
+    # ------------------------------------------------------------ choices
+
+    def bonus(self, t: Table) -> float:
+        """The Mutiny's bonus for the follower about to choose."""
+        if t.phase == LAST_CAPTAIN:
+            stage = 0.0
+        elif t.marker >= t.rules.num_mutinies - t.players:
+            stage = self.captain_bonus_late
+        elif t.marker < t.rules.treasure_modified_until_marker:
+            stage = self.captain_bonus_early
+        else:
+            stage = self.captain_bonus
+        return stage + self.mutiny_denial * self.still_to_place(t)
+
+    def captain_action(self, t: Table, seat: int, options: list):
+        if self.lam == 0:
+            return super().captain_action(t, seat, options)
+        P = t.players
+        h = holding(t, seat)
+        followers = [(seat + i) % P for i in range(1, P)]
+        held = [holding(t, f) for f in followers]
+        subs = [self.sub_value(t, hf) for hf in held]
+        # what each follower would get joining each box: (slot, value) at its position
+        joins = {(i, box): [(s, self.action_value(t, f, hf, box, s, i + 2, P))
+                            for s in join_slots(t, box, i + 2)]
+                 for box in dict.fromkeys(box for box, _ in options)
+                 for i, (f, hf) in enumerate(zip(followers, held, strict=True))}
+        values = []
+        for box, slot in options:
+            own = self.action_value(t, seat, h, box, slot, 1, P)
+            exclusive = box in (SF, SO) or (box == FM and t.rules.market_slots_exclusive)
+            denied = 0.0
+            for i in range(P - 1):
+                left = [v for s, v in joins[i, box]
+                        if not (exclusive and s != NO_SLOT and s == slot)]
+                if left:
+                    denied += max(0.0, max(left) - subs[i])
+            values.append(own - self.lam * (denied / (P - 1)))
+        return self.scan(options, values)
+
+    def sub_money(self, t, seat) -> bool:
+        p = t.seats[seat]
+        return super().sub_money(t, seat) or self.money_gain(t, p.money, 1) > SUB_VALUE + TOL
 
 
 # ================================================================ rollout
@@ -726,7 +918,8 @@ BUILDERS = {
     "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
     "planner": lambda policy, rng: PlannerPolicy(**policy.params()),
     "rollout": lambda policy, rng: RolloutPolicy(rng, **policy.params()),
+    "heuristic": lambda policy, rng: HeuristicPolicy(**policy.params()),
 }
 
-__all__ = ["GreedyPolicy", "PlannerPolicy", "RandomPolicy", "RolloutPolicy", "build",
+__all__ = ["GreedyPolicy", "HeuristicPolicy", "PlannerPolicy", "RandomPolicy", "RolloutPolicy", "build",
            "resample"]
