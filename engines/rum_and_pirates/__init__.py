@@ -10,6 +10,8 @@ bunks with dice. Five rounds; the most honour points win.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engines._game import Column, GameInfo, Param, PolicySpec, per_seat_columns
 from engines.rum_and_pirates.rules import Rules
 
@@ -24,6 +26,38 @@ GREEDY_PARAMS = (
     Param("pub_join_share", 1.5, "coins the expected share of a pub must beat to join", -10, 10),
     Param("reroll_can_win", 0, "1: in the bunk fight re-roll only when a new roll can win the "
           "column (0: the spec's D9 as written)", 0, 1, integer=True),
+)
+
+# The heuristic's parameters: greedy's eight first (same names, order, defaults: its row is
+# greedy's row, so every decision greedy makes reads them where greedy does), then the
+# features greedy does not have, each entering with weight 0 (at its defaults the heuristic
+# decides exactly as greedy). `search` is the box `rumsim train` searches.
+_GREEDY_SEARCH = {"w_coin": (0, 4), "w_rum": (0, 2), "w_hand": (0, 2), "tau": (-4, 2),
+                  "p_rdv": (0, 1), "w_recruit": (0, 3), "pub_join_share": (0, 5),
+                  "reroll_can_win": (0, 1)}
+HEURISTIC_PARAMS = (
+    *(replace(p, search=_GREEDY_SEARCH[p.name]) for p in GREEDY_PARAMS),
+    Param("w_deny", 0.0, "VP per VP of the best road the next active player gets from the "
+          "corner the Captain is left on (it starts there: denial)", -10, 10, search=(-0.5, 1.5)),
+    Param("w_cont", 0.0, "VP per VP of my own best next road from the corner reached (a chain "
+          "of moves in this turn)", -10, 10, search=(-0.5, 1.5)),
+    Param("w_bunk_boarded", 0.0, "VP a pirate in hand is worth while I have no more than the "
+          "longest row already on the mast (the bunk fight)", -10, 10, search=(0, 2)),
+    Param("w_bunk_active", 0.0, "VP a pirate in hand is worth while I have no more than the "
+          "largest hand of the others still moving (they may board with it)", -10, 10,
+          search=(0, 2)),
+    Param("coin_round", 0.0, "change of a coin's worth per round played (coins score nothing "
+          "at the end)", -10, 10, search=(-0.5, 0.5)),
+    Param("coin_last", 0.0, "change of a coin's worth in the last round (spend them)", -10, 10,
+          search=(-2, 1)),
+    Param("rum_last", 0.0, "change of a rum tile's worth in the last round (only its rolls "
+          "are left)", -10, 10, search=(-1, 1)),
+    Param("rdv_round", 0.0, "extra chance a new rendezvous gets fulfilled per round left after "
+          "this one", -1, 1, search=(-0.2, 0.2)),
+    Param("map_odd", 0.4, "share of its value a map is worth while it waits for its pair (an odd "
+          "count of its colour)", -10, 10, search=(0, 1.5)),
+    Param("tau_boarded", 0.0, "change of the least net worth moving per other player already on "
+          "the mast (board early for the upper row, or wait)", -10, 10, search=(-1.5, 1)),
 )
 
 POLICIES = {
@@ -44,6 +78,11 @@ POLICIES = {
         Param("reroll_can_win", 0, "as greedy's, in the rollout seat's own dice", 0, 1,
               integer=True),
     ), slow=True),
+    "heuristic": PolicySpec("heuristic", 3, "greedy's one-step value plus weighted features "
+                            "greedy lacks: denial of the next player, the chain of my own "
+                            "moves, pirates kept for the bunk fight, the worth of coins, rum "
+                            "and rendezvous by the rounds left; greedy exactly at its defaults",
+                            HEURISTIC_PARAMS),
 }
 
 # VP categories of spec §7, in the order of the §11.13 table.

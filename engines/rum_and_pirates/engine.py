@@ -13,9 +13,16 @@ the same layout (``S_COPY``) and plays on from there with greedy-only drivers
 The float buffer ``fb`` holds the host's exact sting chance per player count
 and threshold (``F_Q0``, spec 8.4), a decision's per-corner-class values, and
 the seats' policy rows: ``F_POL`` (a rollout seat's row is greedy's defaults
-with the rollout's ``reroll_can_win``: what it plays outside D1/D2) and
+with the rollout's ``reroll_can_win``: what it plays outside D1/D2; a heuristic
+seat's row is its declared row with the coin, rum and rendezvous worth of the
+current round, rewritten from ``F_HBASE`` at every round start) and
 ``F_POPOL`` (greedy's defaults for every seat: a playout). A playout has its
 own copy of the float scratch at ``F_COPY``.
+
+The heuristic (``policies.HeuristicPolicy``) is greedy's row plus feature
+weights: greedy's every decision reads its row where it reads greedy's, and
+its D1 / D2 add the features to greedy's net (``heur_move``); a dark move's
+features are remembered per destination for the decision (``S_HSTAMP``).
 
 Replay contract (``READINGS.md`` beside this file, spec §4, §8.2): the world stream
 (rng words 0-3) draws the layout (unless the ``layout`` option fixes it), then
@@ -43,8 +50,23 @@ PW = POLICY_WIDTH
 RANDOM = POLICIES["random"].slots().CODE
 GREEDY_AT = POLICIES["greedy"].slots()
 ROLLOUT_AT = POLICIES["rollout"].slots()
+HEUR_AT = POLICIES["heuristic"].slots()
 GREEDY = GREEDY_AT.CODE
 ROLLOUT = ROLLOUT_AT.CODE
+HEUR = HEUR_AT.CODE
+# the heuristic's row starts with greedy's row: every greedy read of G_* serves it too
+assert all(getattr(HEUR_AT, p.name) == getattr(GREEDY_AT, p.name)
+           for p in POLICIES["greedy"].params)
+H_DENY = HEUR_AT.w_deny
+H_CONT = HEUR_AT.w_cont
+H_BUNKB = HEUR_AT.w_bunk_boarded
+H_BUNKA = HEUR_AT.w_bunk_active
+H_COINR = HEUR_AT.coin_round
+H_COINL = HEUR_AT.coin_last
+H_RUML = HEUR_AT.rum_last
+H_RDVR = HEUR_AT.rdv_round
+H_MAPODD = HEUR_AT.map_odd
+H_TAUB = HEUR_AT.tau_boarded
 G_WCOIN = GREEDY_AT.w_coin
 G_WRUM = GREEDY_AT.w_rum
 G_WHAND = GREEDY_AT.w_hand
@@ -247,6 +269,7 @@ _B, _S_SIZE = _layout([
     ("CROSS", MAX_P), ("LAST", MAX_P), ("PSTART", MAX_P), ("OUT", MAX_P), ("ELIM", MAX_P),
     ("GSTART", MAX_P + 1), ("RANK", MAX_P), ("TMP", 16), ("PC", 72), ("PS", 72),
     ("POOL", 24), ("GVOK", 32), ("CVOK", N_CL), ("TIED", MAX_P), ("LEAD", 5),
+    ("HDEC", 1), ("HSTAMP", NC * 17),
 ])
 S_RULES = S_GAME_END + _B["RULES"]
 S_CODE = S_GAME_END + _B["CODE"]
@@ -281,6 +304,11 @@ S_GVOK = S_GAME_END + _B["GVOK"]
 S_CVOK = S_GAME_END + _B["CVOK"]
 S_TIED = S_GAME_END + _B["TIED"]
 S_LEAD = S_GAME_END + _B["LEAD"]    # the leader after each round (reference.leader)
+# the heuristic's per-decision memo of a dark move's features, valid where its stamp is the
+# decision's number S_HDEC: the gift by destination corner (NC), my continuation by
+# destination and hand left (NC x 16); values in F_HMEMO
+S_HDEC = S_GAME_END + _B["HDEC"]
+S_HSTAMP = S_GAME_END + _B["HSTAMP"]
 S_SIZE = S_GAME_END + _S_SIZE
 
 # after the state: a playout's copy (same layout), then the rollout's own scratch
@@ -302,7 +330,10 @@ F_COPY = F_HALF
 F_POL = 2 * F_HALF          # MAX_P x PW: the seats' rows (a rollout seat's as greedy's)
 F_POPOL = F_POL + MAX_P * PW  # MAX_P x PW: every seat greedy at its defaults (playouts)
 F_RO_SUM = F_POPOL + MAX_P * PW  # MAX_OPT: a rollout's sums per candidate
-F_SIZE = F_RO_SUM + MAX_OPT
+F_HBASE = F_RO_SUM + MAX_OPT  # MAX_P x PW: the seats' declared rows (a heuristic's F_POL row
+#                                holds its weights of the current round: heur_round_weights)
+F_HMEMO = F_HBASE + MAX_P * PW  # NC x 17: the heuristic's memo (S_HSTAMP)
+F_SIZE = F_HMEMO + NC * 17
 
 
 # ================================================================ small helpers
@@ -505,6 +536,9 @@ def _sort_stack(s, k, descending):
 def setup(s, rng, P):
     for i in range(S_GAME_END):
         s[i] = 0
+    s[S_HDEC] = 0
+    for i in range(NC * 17):
+        s[S_HSTAMP + i] = 0
     s[S_P] = P
     if s[S_RULES + R.layout] == -1:
         gen_layout(s, rng)
@@ -865,7 +899,8 @@ def map_expr(s, pp, p, code):
         k += s[pb + PL_MAPS + ci * 4 + w - 3]
     val = float(after - before)
     if k % 2 == 1:
-        val += 0.4 * v
+        odd = pp[p * PW + H_MAPODD] if s[S_CODE + p] == HEUR else 0.4
+        val += odd * v
     return val
 
 
@@ -1597,6 +1632,209 @@ def greedy_move(s, fb, pp, p, n, again):
     return -1
 
 
+# ================================================================ heuristic (policies.HeuristicPolicy)
+
+
+@njit(cache=True)
+def heur_round_weights(s, fb, P):
+    """A heuristic seat's coin, rum and new-rendezvous worth in this round, into its F_POL row
+    (from its declared row at F_HBASE): what every greedy read of them then sees."""
+    r = s[S_ROUND]
+    rounds = s[S_RULES + R.num_rounds]
+    last = r == rounds
+    for p in range(P):
+        if s[S_CODE + p] != HEUR:
+            continue
+        b = F_HBASE + p * PW
+        row = F_POL + p * PW
+        fb[row + G_WCOIN] = fb[b + G_WCOIN] + fb[b + H_COINR] * (r - 1) + \
+            (fb[b + H_COINL] if last else 0.0)
+        fb[row + G_WRUM] = fb[b + G_WRUM] + (fb[b + H_RUML] if last else 0.0)
+        fb[row + G_PRDV] = fb[b + G_PRDV] + fb[b + H_RDVR] * (rounds - r)
+
+
+@njit(cache=True)
+def guard_value(s, fb, pp, p, h):
+    """Greedy's GUARD value with ``h`` pirates left (cached per decision in F_GV)."""
+    if s[S_GVOK + h]:
+        return fb[F_GV + h]
+    v = max(guard_e(s, pp, p, ST_BIG, h), guard_e(s, pp, p, ST_SMALL, h), 0.0)
+    fb[F_GV + h] = v
+    s[S_GVOK + h] = 1
+    return v
+
+
+@njit(cache=True)
+def corner_value(s, fb, pp, p, d, h):
+    """HeuristicPolicy.corner_value: greedy's V of corner d's action for p with h pirates left
+    (a map as if affordable, HQ 0), without the rendezvous bonus; F_RB of its class is set."""
+    cl = CLASS[d]
+    if not s[S_CVOK + cl]:
+        class_value(s, fb, pp, p, cl)
+    if cl == CL_GUARD:
+        return guard_value(s, fb, pp, p, h)
+    if cl == CL_HQ:
+        return 0.0
+    return fb[F_CV + cl]
+
+
+@njit(cache=True)
+def heur_gift(s, fb, pp, p, i, nxt):
+    """HeuristicPolicy.gift of option i: the next active player's best road from its
+    destination (at least 0; nobody: 0)."""
+    if nxt < 0:
+        return 0.0
+    o = s[S_OPT + i]
+    d = dest_of(s, o)
+    road = o if o < O_DARK else -1
+    hand = s[_pl(nxt) + PL_HAND]
+    w_hand = pp[p * PW + G_WHAND]
+    best = 0.0
+    for j in range(s[S_NCR + d]):
+        r = s[S_CR + d * 5 + j]
+        n = s[S_RL + r]
+        if r == road or s[S_ROWN + r] != -1 or n > hand:
+            continue
+        c = s[S_RV + r] if s[S_RU + r] == d else s[S_RU + r]
+        x = corner_value(s, fb, pp, p, c, hand - n) - w_hand * n
+        if x > best:
+            best = x
+    return best
+
+
+@njit(cache=True)
+def heur_cont(s, fb, pp, p, i, again, again_next):
+    """HeuristicPolicy.cont of option i: my best next road from its destination this turn."""
+    pb = _pl(p)
+    if s[pb + PL_COINS] - s[S_OCOIN + i] - again < again_next:
+        return 0.0
+    o = s[S_OPT + i]
+    d = dest_of(s, o)
+    road = o if o < O_DARK else -1
+    hand = s[pb + PL_HAND] - s[S_OCOST + i]
+    w_hand = pp[p * PW + G_WHAND]
+    w_coin = pp[p * PW + G_WCOIN]
+    best = 0.0
+    for j in range(s[S_NCR + d]):
+        r = s[S_CR + d * 5 + j]
+        n = s[S_RL + r]
+        if r == road or s[S_ROWN + r] != -1 or n > hand:
+            continue
+        c = s[S_RV + r] if s[S_RU + r] == d else s[S_RU + r]
+        x = (corner_value(s, fb, pp, p, c, hand - n) + fb[F_RB + CLASS[c]]) \
+            - w_hand * n - w_coin * again_next
+        if x > best:
+            best = x
+    return best
+
+
+@njit(cache=True)
+def heur_hand_after(s, p, i):
+    """HeuristicPolicy.hand_after of option i."""
+    pb = _pl(p)
+    o = s[S_OPT + i]
+    h = s[pb + PL_HAND] - s[S_OCOST + i]
+    a = ACTION[dest_of(s, o)]
+    if a == PIRATE and s[pb + PL_RESERVE] >= 1:
+        h += 1
+    elif a == HQ:
+        h += hq_best(s, p, o)
+    return h
+
+
+@njit(cache=True)
+def heur_move(s, fb, pp, p, n, again, lone):
+    """The heuristic's best move among S_OPT[0:n] (-1 if its net is below its threshold)."""
+    prep_values(s, fb, pp, p)
+    P = s[S_P]
+    row = p * PW
+    w_deny = pp[row + H_DENY]
+    w_cont = pp[row + H_CONT]
+    w_bb = pp[row + H_BUNKB]
+    w_ba = pp[row + H_BUNKA]
+    # the situation (HeuristicPolicy.situation)
+    boarded = 0
+    longest = 0
+    largest = 0
+    for q in range(P):
+        if q == p:
+            continue
+        qb = _pl(q)
+        if s[qb + PL_BOARDED]:
+            boarded += 1
+            longest = max(longest, s[qb + PL_MAST])
+        elif is_active(s, q):
+            largest = max(largest, s[qb + PL_HAND])
+    nxt = -1
+    for k in range(1, P):
+        q = (p + k) % P
+        if is_active(s, q):
+            nxt = q
+            break
+    again_next = again_coin(s, lone, False)
+    h = s[_pl(p) + PL_HAND]
+    best = -1
+    bv = 0.0
+    s[S_HDEC] += 1
+    dec = s[S_HDEC]
+    for i in range(n):
+        v = move_net(s, fb, pp, p, i, again)
+        o = s[S_OPT + i]
+        dark = o >= O_DARK
+        if w_deny != 0.0:
+            if dark:    # the same for every dark move into this corner
+                key = dest_of(s, o)
+                if s[S_HSTAMP + key] != dec:
+                    fb[F_HMEMO + key] = heur_gift(s, fb, pp, p, i, nxt)
+                    s[S_HSTAMP + key] = dec
+                g = fb[F_HMEMO + key]
+            else:
+                g = heur_gift(s, fb, pp, p, i, nxt)
+            v = v - w_deny * g
+        if w_cont != 0.0:
+            if dark:    # the same for every dark move into this corner leaving this hand
+                key = NC + dest_of(s, o) * 16 + s[_pl(p) + PL_HAND] - s[S_OCOST + i]
+                if s[S_HSTAMP + key] != dec:
+                    fb[F_HMEMO + key] = heur_cont(s, fb, pp, p, i, again, again_next)
+                    s[S_HSTAMP + key] = dec
+                c = fb[F_HMEMO + key]
+            else:
+                c = heur_cont(s, fb, pp, p, i, again, again_next)
+            v = v + w_cont * c
+        if w_bb != 0.0 or w_ba != 0.0:
+            h2 = heur_hand_after(s, p, i)
+            if w_bb != 0.0:
+                b = longest + 1
+                v = v + w_bb * (min(h2, b) - min(h, b))
+            if w_ba != 0.0:
+                b = largest + 1
+                v = v + w_ba * (min(h2, b) - min(h, b))
+        fb[F_NET + i] = v
+        if best < 0 or v > bv + TOL:
+            best = i
+            bv = v
+    tau = pp[row + G_TAU] + pp[row + H_TAUB] * boarded
+    if best >= 0 and bv >= tau - TOL:
+        return best
+    return -1
+
+
+@njit(cache=True)
+def d1_heur(s, fb, pp, p, n, rest_ok, lone):
+    k = heur_move(s, fb, pp, p, n, 0, lone) if n > 0 else -1
+    if k >= 0:
+        return k
+    return n + (1 if rest_ok else 0)   # BOARD
+
+
+@njit(cache=True)
+def d2_heur(s, fb, pp, p, n, again, board_opt, lone):
+    k = heur_move(s, fb, pp, p, n, again, lone) if n > 0 else -1
+    if k >= 0:
+        return k
+    return n + 1 if board_opt else n
+
+
 # ================================================================ turns (spec 5.2)
 
 
@@ -1658,6 +1896,8 @@ def after_move(s, fb, pp, rng, p, lone, free_next):
             k = rng_below(_seat_rng(rng, p), nopt)
         elif code == ROLLOUT:
             k = rollout_decide(s, fb, pp, rng, p, n, 1, again, lone, False, board_opt)
+        elif code == HEUR:
+            k = d2_heur(s, fb, pp, p, n, again, board_opt, lone)
         else:
             k = d2_greedy(s, fb, pp, p, n, again, board_opt)
         if k < n:
@@ -1683,6 +1923,8 @@ def turn(s, fb, pp, rng, p, lone):
             k = rng_below(_seat_rng(rng, p), nopt)
         elif code == ROLLOUT:
             k = rollout_decide(s, fb, pp, rng, p, n, 0, 0, lone, rest_ok, board_ok)
+        elif code == HEUR:
+            k = d1_heur(s, fb, pp, p, n, rest_ok, lone)
         else:
             k = d1_greedy(s, fb, pp, p, n, rest_ok)
     if k < n:
@@ -2031,6 +2273,7 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     setup(s, rng, P)
     for r in range(s[S_RULES + R.num_rounds]):
         begin_round(s)
+        heur_round_weights(s, fb, P)
         if not action_phase(s, fb, pp, rng):
             return False
         end_round(s, pp, rng)
@@ -2119,6 +2362,7 @@ def setup_block(ints, floats, g, f, pol, P, cap):
                 v = pol[p * PW + j]
             floats[F_POL + p * PW + j] = v
             floats[F_POPOL + p * PW + j] = greedy
+            floats[F_HBASE + p * PW + j] = v
     # the host's sting chance (spec 8.4 programme) for every player count and threshold
     dist = np.zeros(64)
     new = np.zeros(64)

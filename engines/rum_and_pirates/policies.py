@@ -32,6 +32,8 @@ Policies and the draws of each seat's stream ``Rng(seed, game, POLICY + seat)``:
   its thresholds allow 1e-9 (``net >= tau - 1e-9``), so that values equal on
   paper (e.g. rum at 2 pirates: 1.2 - 0.7 = tau) decide the same way in both
   engine paths whatever the rounding of their sums.
+* ``heuristic`` (:class:`HeuristicPolicy`) draws nothing; its scans and threshold keep
+  greedy's 1e-9 conventions.
 * ``rollout``: greedy except at D1 / D2 with two or more candidates, where it
   draws ``samples`` words (``next_u64``), one per playout, and plays each
   candidate on ``samples`` re-dealt worlds (:func:`resample`).
@@ -91,6 +93,10 @@ ALL_RDV = tuple(sorted(data.initial_stacks()["rendezvous"]))
 
 def _greedy_default(name: str) -> float:
     return POLICIES["greedy"].default(name)
+
+
+def _heuristic_default(name: str) -> float:
+    return POLICIES["heuristic"].default(name)
 
 
 # ================================================================ random
@@ -221,6 +227,10 @@ class GreedyPolicy:
 
     def hq_value(self, t: Table, seat: int, m: Move) -> float:
         """w_hand x the most pirates one legal reclaim returns, this move's pirates placed."""
+        return self.w_hand * self.hq_most(t, seat, m)
+
+    def hq_most(self, t: Table, seat: int, m: Move) -> int:
+        """The most pirates one legal reclaim returns, this move's pirates placed."""
         b = t.board
         roads = [b.roads[r][2] for r in range(data.N_ROADS) if t.road_owner[r] == seat]
         halves = [d for d in range(data.N_DARKS) if t.dark_owner[d] == seat]
@@ -238,7 +248,7 @@ class GreedyPolicy:
         else:
             for d in halves:
                 best = max(best, b.darks[d][1] + b.darks[partner[d]][1])
-        return self.w_hand * best
+        return best
 
     def value(self, t: Table, seat: int, m: Move, coins_paid: int) -> float:
         """V(d, h) of spec 8.4 for the move ``m``."""
@@ -360,6 +370,248 @@ class GreedyPolicy:
             if want and self.reroll_can_win and ctx["hopeless"]:
                 want = False
         return REROLL if want else KEEP
+
+
+# ================================================================ heuristic
+
+
+class HeuristicPolicy(GreedyPolicy):
+    """Greedy's one-step value plus weighted features greedy lacks (``heuristic``).
+
+    Its first eight parameters are greedy's, read wherever greedy reads them, so at the
+    declared defaults (every new weight 0, ``map_odd`` = greedy's 0.4) it decides exactly as
+    greedy. What it adds (the names of ``__init__.HEURISTIC_PARAMS``):
+
+    * the worth of coins, rum and a new rendezvous by the round, set at every decision:
+      ``w_coin + coin_round * (round - 1) + coin_last * [last round]``,
+      ``w_rum + rum_last * [last round]``, ``p_rdv + rdv_round * (rounds left after this)``
+      (greedy's every use of them sees these);
+    * ``map_odd``: greedy's 0.4, the share of a map's value it is worth unpaired;
+    * the net of a move at D1 / D2 (:meth:`net`) is greedy's, then
+      ``- w_deny * gift + w_cont * cont + w_bunk_boarded * d_boarded
+      + w_bunk_active * d_active`` (each term left out while its weight is 0):
+      ``gift`` = the best (at least 0) of ``corner_value - w_hand * len`` over the free
+      roads from the destination (this move's road excluded) the next active player (the
+      first clockwise; none: 0) can pay from their hand, guards valued at their hand left;
+      ``cont`` = the same for myself with my hand left after the move, the move-again coin of
+      the next move (0 when lone) charged at ``w_coin`` and my open rendezvous counted, 0 if I
+      could not pay that coin; ``d_boarded`` = ``min(h', B + 1) - min(h, B + 1)`` where ``B``
+      is the longest row the others have on the mast (0: none), ``h`` my hand and ``h'`` my
+      hand after the move (its pirates paid, plus the recruit of a PIRATE corner with a
+      reserve, plus HQ's largest reclaim); ``d_active`` the same with ``B`` = the largest
+      hand of the other active players;
+    * the least net worth moving is ``tau + tau_boarded * (others on the mast)``.
+
+    ``corner_value`` is greedy's V of the corner's action (a map as if affordable, a guard
+    at the given hand, headquarters 0) without the rendezvous bonus. It draws nothing.
+    """
+
+    def __init__(self, w_coin: float = _heuristic_default("w_coin"),
+                 w_rum: float = _heuristic_default("w_rum"),
+                 w_hand: float = _heuristic_default("w_hand"),
+                 tau: float = _heuristic_default("tau"),
+                 p_rdv: float = _heuristic_default("p_rdv"),
+                 w_recruit: float = _heuristic_default("w_recruit"),
+                 pub_join_share: float = _heuristic_default("pub_join_share"),
+                 reroll_can_win: float = _heuristic_default("reroll_can_win"),
+                 w_deny: float = _heuristic_default("w_deny"),
+                 w_cont: float = _heuristic_default("w_cont"),
+                 w_bunk_boarded: float = _heuristic_default("w_bunk_boarded"),
+                 w_bunk_active: float = _heuristic_default("w_bunk_active"),
+                 coin_round: float = _heuristic_default("coin_round"),
+                 coin_last: float = _heuristic_default("coin_last"),
+                 rum_last: float = _heuristic_default("rum_last"),
+                 rdv_round: float = _heuristic_default("rdv_round"),
+                 map_odd: float = _heuristic_default("map_odd"),
+                 tau_boarded: float = _heuristic_default("tau_boarded")):
+        super().__init__(w_coin, w_rum, w_hand, tau, p_rdv, w_recruit, pub_join_share,
+                         reroll_can_win)
+        self.base = (w_coin, w_rum, p_rdv)
+        self.w_deny, self.w_cont = w_deny, w_cont
+        self.w_bunk_boarded, self.w_bunk_active = w_bunk_boarded, w_bunk_active
+        self.coin_round, self.coin_last, self.rum_last = coin_round, coin_last, rum_last
+        self.rdv_round, self.map_odd, self.tau_boarded = rdv_round, map_odd, tau_boarded
+
+    # ------------------------------------------------------------ the round's weights
+
+    def sync(self, t: Table) -> None:
+        """The worth of coins, rum and a new rendezvous in this round."""
+        w_coin, w_rum, p_rdv = self.base
+        last = t.round == t.rules.num_rounds
+        self.w_coin = w_coin + self.coin_round * (t.round - 1) + (self.coin_last if last else 0.0)
+        self.w_rum = w_rum + (self.rum_last if last else 0.0)
+        self.p_rdv = p_rdv + self.rdv_round * (t.rules.num_rounds - t.round)
+
+    def map_expr(self, t: Table, seat: int, code: int) -> float:
+        maps = t.seats[seat].maps
+        after = [*maps, code]
+        colour = data.tile_colour(code)
+        odd = sum(1 for c in after if data.tile_colour(c) == colour) % 2 == 1
+        gain = map_score(after) - map_score(maps)
+        return gain + (self.map_odd * data.tile_value(code) if odd else 0.0)
+
+    # ------------------------------------------------------------ features
+
+    def corner_value(self, t: Table, seat: int, corner: int, h: int) -> float:
+        """Greedy's V of ``corner``'s action for ``seat`` with ``h`` pirates left in hand (a
+        map as if affordable, headquarters 0), without the rendezvous bonus (remembered for
+        the decision: nothing it reads changes while a decision is weighed)."""
+        key = (corner, h)
+        if key not in self.seen:
+            self.seen[key] = self.action_value(t, seat, corner, h)
+        return self.seen[key]
+
+    def action_value(self, t: Table, seat: int, corner: int, h: int) -> float:
+        p = t.seats[seat]
+        action = CORNER_ACTION[corner]
+        if action == COIN:
+            return self.w_coin
+        if action == PIRATE:
+            R = t.rules.num_rounds - t.round + 1
+            return self.w_recruit * R + self.w_hand if p.reserve >= 1 else 0.0
+        if action == RUM:
+            return t.rules.rum_per_visit * self.w_rum
+        if action == SUPPLIES:
+            return self.supplies_value(t, seat)
+        if action == RENDEZVOUS:
+            return self.rendezvous_value(t)
+        if action == MAP:
+            return self.map_value(t, seat, CORNER_COLOUR[corner], 1 << 40)
+        if action == PUB:
+            return self.pub_value(t, seat, CORNER_COLOUR[corner])
+        if action == CHEST:
+            return self.chest_value(t)
+        if action == GUARD:
+            return self.guard_value(t, h)
+        return 0.0   # HQ
+
+    @staticmethod
+    def rendezvous_bonus(p, corner: int) -> float:
+        """The open rendezvous of ``p`` an arrival on ``corner`` would reveal (its VP)."""
+        for target, fulfilled in p.rdv:
+            if not fulfilled and data.rdv_matches(target, corner):
+                return float(RDV_TARGETS[target][3])
+        return 0.0
+
+    def next_roads(self, t: Table, m: Move, hand: int) -> list:
+        """(road length, far corner) of the free roads from ``m``'s destination that ``hand``
+        pirates pay, ``m``'s own road excluded."""
+        b, d = t.board, m.dest
+        out = []
+        for r in b.corner_roads[d]:
+            u, v, n = b.roads[r]
+            if r == m.road or t.road_owner[r] >= 0 or n > hand:
+                continue
+            out.append((n, v if u == d else u))
+        return out
+
+    def gift(self, t: Table, seat: int, m: Move, nxt: int) -> float:
+        """The best net (at least 0) the next active player ``nxt`` gets from ``m``'s
+        destination by a road, at my corner values (-1: nobody, 0)."""
+        if nxt < 0:
+            return 0.0
+        hand = t.seats[nxt].hand
+        best = 0.0
+        for n, c in self.next_roads(t, m, hand):
+            x = self.corner_value(t, seat, c, hand - n) - self.w_hand * n
+            if x > best:
+                best = x
+        return best
+
+    def cont(self, t: Table, seat: int, m: Move, again: int, again_next: int) -> float:
+        """My best net (at least 0) of a next road from ``m``'s destination in this turn."""
+        p = t.seats[seat]
+        if p.coins - m.dark_coin - again < again_next:
+            return 0.0
+        hand = p.hand - m.pirates
+        best = 0.0
+        for n, c in self.next_roads(t, m, hand):
+            x = (self.corner_value(t, seat, c, hand - n) + self.rendezvous_bonus(p, c)) \
+                - self.w_hand * n - self.w_coin * again_next
+            if x > best:
+                best = x
+        return best
+
+    def hand_after(self, t: Table, seat: int, m: Move) -> int:
+        """My hand after ``m``: its pirates paid, a recruit, headquarters' largest reclaim."""
+        p = t.seats[seat]
+        h = p.hand - m.pirates
+        action = CORNER_ACTION[m.dest]
+        if action == PIRATE and p.reserve >= 1:
+            h += 1
+        elif action == HQ:
+            h += self.hq_most(t, seat, m)
+        return h
+
+    def situation(self, t: Table, seat: int) -> None:
+        """What the features of this decision's moves share: the others on the mast (count,
+        longest row), the largest hand still moving, the next active player."""
+        others = [q for q in range(t.players) if q != seat]
+        rows = [n for q, n in t.mast if q != seat]
+        self.boarded = len(rows)
+        self.longest_row = max(rows, default=0)
+        self.largest_hand = max((t.seats[q].hand for q in others if t.active(q)), default=0)
+        self.nxt = next((q for q in ((seat + k) % t.players for k in range(1, t.players))
+                         if t.active(q)), -1)
+        r = t.rules
+        self.again_next = 0 if t.lone and r.lone_player_free_moves else r.move_again_coin
+        self.seen = {}
+
+    def net(self, t: Table, seat: int, m: Move, again: int) -> float:
+        v = super().net(t, seat, m, again)
+        if self.w_deny != 0.0:
+            v = v - self.w_deny * self.gift(t, seat, m, self.nxt)
+        if self.w_cont != 0.0:
+            v = v + self.w_cont * self.cont(t, seat, m, again, self.again_next)
+        if self.w_bunk_boarded != 0.0 or self.w_bunk_active != 0.0:
+            h = t.seats[seat].hand
+            h2 = self.hand_after(t, seat, m)
+            if self.w_bunk_boarded != 0.0:
+                b = self.longest_row + 1
+                v = v + self.w_bunk_boarded * (min(h2, b) - min(h, b))
+            if self.w_bunk_active != 0.0:
+                b = self.largest_hand + 1
+                v = v + self.w_bunk_active * (min(h2, b) - min(h, b))
+        return v
+
+    def threshold(self) -> float:
+        return self.tau + self.tau_boarded * self.boarded
+
+    # ------------------------------------------------------------ decisions
+
+    def turn_action(self, t, seat, options, ctx):
+        self.sync(t)
+        self.situation(t, seat)
+        top = self.best(self.move_nets(t, seat, options, 0))
+        if top is not None and top[1] >= self.threshold() - TOL:
+            return options[top[0]]
+        if BOARD in options:
+            return BOARD
+        return options[-1]   # REST (a zero-hand player who may only rest)
+
+    def move_again(self, t, seat, options, ctx):
+        self.sync(t)
+        self.situation(t, seat)
+        top = self.best(self.move_nets(t, seat, options, again_coin(t)))
+        if top is not None and top[1] >= self.threshold() - TOL:
+            return options[top[0]]
+        return BOARD if BOARD in options else STOP
+
+    def _synced(name):
+        def decide(self, t, seat, options, ctx):
+            self.sync(t)
+            return getattr(GreedyPolicy, name)(self, t, seat, options, ctx)
+        decide.__name__ = name
+        return decide
+
+    supply_keep = _synced("supply_keep")
+    map_take = _synced("map_take")
+    guard_stack = _synced("guard_stack")
+    hq_reclaim = _synced("hq_reclaim")
+    pub_join = _synced("pub_join")
+    pub_take = _synced("pub_take")
+    reroll = _synced("reroll")
+    del _synced
 
 
 # ================================================================ rollout
@@ -499,6 +751,8 @@ BUILDERS = {
     "random": lambda policy, rng: RandomPolicy(rng),
     "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
     "rollout": lambda policy, rng: RolloutPolicy(rng, **policy.params()),
+    "heuristic": lambda policy, rng: HeuristicPolicy(**policy.params()),
 }
 
-__all__ = ["GreedyPolicy", "RandomPolicy", "RolloutPolicy", "build", "resample"]
+__all__ = ["GreedyPolicy", "HeuristicPolicy", "RandomPolicy", "RolloutPolicy", "build",
+           "resample"]
