@@ -145,11 +145,13 @@ def test_rules_options(overrides):
 
 def test_random_weight_vectors_from_the_search_boxes():
     rng = np.random.default_rng(2024)
-    for k in range(12):
+    corners = [tuple(p.search[0] for p in SPEC.params), tuple(p.search[1] for p in SPEC.params)]
+    vectors = corners + [drawn(rng) for _ in range(14)]
+    for k, values in enumerate(vectors):
         players = 3 + k % 3
         others = ["greedy", "random", "planner", "greedy"][:players - 1]
-        mix = ",".join([label(drawn(rng)), *others])
-        assert_same(Rules(), mix, players, 100 + k, 2)
+        mix = ",".join([label(values), *others])
+        assert_same(Rules(), mix, players, 100 + k, 3)
 
 
 # ---------------------------------------------------------------- every weight is read
