@@ -173,7 +173,8 @@ S_PACK = S_LJ_LEAD + 15                   # the real position packed for the loo
 S_OCC = S_PACK + 1                     # and its occupied path indices
 S_TMP = S_OCC + 1                    # 16: set-up scratch (tile order, orientations)
 S_LEAD = S_TMP + 16                    # MAX_ROUNDS: the leader after each round (leader)
-S_RULES = S_LEAD + MAX_ROUNDS          # R.SIZE: Rules.encode()
+S_HC_ROUND = S_LEAD + MAX_ROUNDS       # 4: round whose harbour the heuristic's F_LGC/F_UNLC hold
+S_RULES = S_HC_ROUND + 4               # R.SIZE: Rules.encode()
 S_TILES = S_RULES + R.warehouse_tiles  # N_TILES x 6 (part of the rules vector)
 S_SHIPTAB = S_RULES + R.SIZE           # n x 7: encode_ships, then n: the deal
 
@@ -199,7 +200,12 @@ F_OPPLJ = F_OPPT + 4 * MAX_L  # MAX_L: room values of an opponent's Lazy Jack
 F_HRVLJ = F_OPPLJ + MAX_L  # MAX_L: own Lazy Jack's room values (before the features)
 F_LATE = F_HRVLJ + MAX_L   # MAX_L: place in the Tally-Man's walk, 0 first .. < 1
 F_UNL = F_LATE + MAX_L     # 3: unload cost of 0, 1, 2 broken barrels
-F_SIZE = F_UNL + 3
+F_PREW = F_UNL + 3         # MAX_L: the terms every own worker's table shares
+F_PRELJ = F_PREW + MAX_L   # MAX_L: those of own Lazy Jack's table
+F_LGC = F_PRELJ + MAX_L    # 4 x 5: each seat's load gains, kept from its D1 for its D3
+F_UNLC = F_LGC + 20        # 4 x 3: its unload costs, likewise
+F_PV = F_UNLC + 12         # 4: the heuristic's load value of each pier (kept while valid)
+F_SIZE = F_PV + 4
 
 
 # ================================================================ pointers
@@ -723,9 +729,10 @@ def best_unload_pier(s, seat, gamma):
 
 
 @njit(cache=True)
-def load_barrels(s, pol, rng, seat, good):
+def load_barrels(s, fb, pol, rng, seat, good):
     """reference.load_barrels: one barrel at a time; a ship that fills sails at once."""
     h = S_HARB
+    dirty = 15  # the heuristic's piers to value again (heur_choose)
     code = int(pol[seat * PW])
     must_all = s[S_RULES + R.must_load_all] != 0
     n = good
@@ -757,7 +764,8 @@ def load_barrels(s, pol, rng, seat, good):
                             break
                         pick -= 1
         elif code == HEUR:
-            pier, _ = heur_best_load_pier(s, h, seat, pol)
+            pier, _ = heur_choose(s, fb, h, seat, pol, dirty)
+            dirty = 0
         else:
             pier, _ = best_load_pier(s, h, seat, policy_gamma(pol, seat))
         if pier < 0:
@@ -767,6 +775,9 @@ def load_barrels(s, pol, rng, seat, good):
         s[S_STOCK + seat] -= 1
         if s[h + H_LOAD + pier] >= s[h + H_CAP + pier]:
             sail_full(s, pier, seat)
+            dirty = 15
+        else:
+            dirty |= 1 << pier
 
 
 @njit(cache=True)
@@ -806,7 +817,7 @@ def remove_broken(s, pol, rng, seat, broken):
 
 
 @njit(cache=True)
-def resolve_room(s, pol, rng, f, q):
+def resolve_room(s, fb, pol, rng, f, q):
     lj = f == s[S_NW]
     seat = s[S_HIRER] if lj else s[S_WSEAT + f]
     if s[S_COIN + q] != 0 and ((not lj) or s[S_RULES + R.lazy_jack_collects_coin] != 0):
@@ -814,19 +825,19 @@ def resolve_room(s, pol, rng, f, q):
             s[S_BANK] -= 1
             s[S_COINS + seat] += 1
     if s[S_GOOD + q] > 0:
-        load_barrels(s, pol, rng, seat, s[S_GOOD + q])
+        load_barrels(s, fb, pol, rng, seat, s[S_GOOD + q])
     if s[S_BROKEN + q] > 0 and not lj:
         remove_broken(s, pol, rng, seat, s[S_BROKEN + q])
 
 
 @njit(cache=True)
-def phase_tally_man(s, pol, rng):
+def phase_tally_man(s, fb, pol, rng):
     at = S_POS + POS_AT
     for i in range(s[S_NRES]):
         q = s[S_RES + i]
         f = s[at + q]
         if f >= 0:
-            resolve_room(s, pol, rng, f, q)
+            resolve_room(s, fb, pol, rng, f, q)
 
 
 # ================================================================ the look-ahead (§6.2)
@@ -972,27 +983,62 @@ def heur_weight(s, pol, seat, j):
             * (j - 1) + heur_param(pol, seat, HEUR_AT.gamma_end) * empty)
 
 
+@njit(cache=True, inline="always")
+def _share_beside(s, v, higher, t, lower, k):
+    """A share from a seat's rank among the others (higher, t tied, lower) once one more seat
+    is counted where k says: 0 above, 1 tied, 2 below with barrels, 3 without barrels."""
+    if k == 0:
+        higher += 1
+    elif k == 1:
+        t += 1
+    elif k == 2:
+        lower += 1
+    return _as_share(s, _group_total(s, v, higher, t, lower), t)
+
+
 @njit(cache=True)
-def share_of(s, h, j, p, seat, delta):
-    """policies.share of seat p on pier j of harbour h when ``seat`` has delta more barrels."""
+def others_gain(s, h, j, seat, delta, w, fill):
+    """What the other seats gain on pier j of harbour h when ``seat`` has delta more barrels:
+    the sum over them, ascending, of a - w b when the ship sails full now, else a - b (b, a:
+    share before and after; policies.HeuristicPolicy.others_gain). Each other seat's rank
+    among the rest is counted once, then against ``seat`` before and after; a seat without
+    barrels gains 0 and is skipped."""
     P = s[S_P]
     cnt = h + H_CNT + 4 * j
-    c = s[cnt + p] + (delta if p == seat else 0)
-    if c <= 0:
-        return 0.0
-    higher = 0
-    t = 1
-    lower = 0
-    for p2 in range(P):
-        if p2 != p:
-            x = s[cnt + p2] + (delta if p2 == seat else 0)
-            if x > c:
-                higher += 1
-            elif x == c:
-                t += 1
-            elif x > 0:
-                lower += 1
-    return _as_share(s, _group_total(s, h + H_V + 3 * j, higher, t, lower), t)
+    v = h + H_V + 3 * j
+    c0 = s[cnt + seat]
+    c1 = c0 + delta
+    out = 0.0
+    for p in range(P):
+        if p == seat:
+            continue
+        c = s[cnt + p]
+        if c <= 0:
+            continue
+        higher = 0
+        t = 1
+        lower = 0
+        for p2 in range(P):
+            if p2 != p and p2 != seat:
+                x = s[cnt + p2]
+                if x > c:
+                    higher += 1
+                elif x == c:
+                    t += 1
+                elif x > 0:
+                    lower += 1
+        # seat against p: 0 above, 1 tied, 2 below with barrels, 3 without (before, after)
+        k0 = 0 if c0 > c else (1 if c0 == c else (2 if c0 > 0 else 3))
+        k1 = 0 if c1 > c else (1 if c1 == c else (2 if c1 > 0 else 3))
+        if k0 == k1 and not fill:
+            continue  # p's share does not change: a - b = 0
+        b = _share_beside(s, v, higher, t, lower, k0)
+        a = b if k1 == k0 else _share_beside(s, v, higher, t, lower, k1)
+        if fill:
+            out += a - w * b
+        else:
+            out += a - b
+    return out
 
 
 @njit(cache=True)
@@ -1007,15 +1053,7 @@ def heur_load_value(s, h, j, seat, pol):
         v = w * (after - before)
     deny = heur_param(pol, seat, HEUR_AT.deny_load)
     if deny != 0.0:
-        opp = 0.0
-        for p in range(s[S_P]):
-            if p != seat:
-                b = share_of(s, h, j, p, seat, 0)
-                a = share_of(s, h, j, p, seat, 1)
-                if fill:
-                    opp += a - w * b
-                else:
-                    opp += a - b
+        opp = others_gain(s, h, j, seat, 1, w, fill)
         if not fill:
             opp = w * opp
         v -= deny * opp
@@ -1026,23 +1064,6 @@ def heur_load_value(s, h, j, seat, pol):
 
 
 @njit(cache=True)
-def heur_best_load_pier(s, h, seat, pol):
-    """HeuristicPolicy's D4 (best_load_pier with its load value): (pier, value); pier -2
-    when no ship can load, -1 for STOP."""
-    best = -2
-    best_value = 0.0
-    for j in range(s[h + H_N]):
-        if loadable(s, h, j):
-            v = heur_load_value(s, h, j, seat, pol)
-            if best < 0 or v > best_value + TOL:
-                best = j
-                best_value = v
-    if best >= 0 and s[S_RULES + R.must_load_all] == 0 and best_value < -TOL:
-        return -1, 0.0
-    return best, best_value
-
-
-@njit(cache=True)
 def heur_unload_cost(s, h, j, seat, pol):
     """HeuristicPolicy.unload_cost_on for pier j (0-based) of harbour h."""
     w = heur_weight(s, pol, seat, j)
@@ -1050,11 +1071,7 @@ def heur_unload_cost(s, h, j, seat, pol):
     c = w * (before - after)
     deny = heur_param(pol, seat, HEUR_AT.deny_load)
     if deny != 0.0:
-        opp = 0.0
-        for p in range(s[S_P]):
-            if p != seat:
-                opp += share_of(s, h, j, p, seat, -1) - share_of(s, h, j, p, seat, 0)
-        c += deny * (w * opp)
+        c += deny * (w * others_gain(s, h, j, seat, -1, w, False))
     return c
 
 
@@ -1073,6 +1090,27 @@ def heur_best_unload_pier(s, h, seat, pol):
 
 
 @njit(cache=True)
+def heur_choose(s, fb, h, seat, pol, dirty):
+    """HeuristicPolicy.best_load (D4): (pier, value); pier -2 when no ship can load, -1 for
+    STOP. Each pier's value is kept in fb[F_PV:] between barrels: only the piers in the bit
+    mask ``dirty`` are valued again (a pier's value depends on its own ship alone, and on its
+    place: after a sail every pier is dirty)."""
+    best = -2
+    best_value = 0.0
+    for j in range(s[h + H_N]):
+        if loadable(s, h, j):
+            if (dirty >> j) & 1:
+                fb[F_PV + j] = heur_load_value(s, h, j, seat, pol)
+            v = fb[F_PV + j]
+            if best < 0 or v > best_value + TOL:
+                best = j
+                best_value = v
+    if best >= 0 and s[S_RULES + R.must_load_all] == 0 and best_value < -TOL:
+        return -1, 0.0
+    return best, best_value
+
+
+@njit(cache=True)
 def heur_load_gains(s, fb, seat, pol):
     """HeuristicLookahead's load_gain(g), g = 0..max good, into fb[F_LG:] (as load_gains,
     with the heuristic's D4)."""
@@ -1082,9 +1120,10 @@ def heur_load_gains(s, fb, seat, pol):
     total = 0.0
     fb[F_LG] = 0.0
     active = True
+    dirty = 15
     for g in range(1, s[S_MAX_GOOD] + 1):
         if active and g <= stock:
-            j, value = heur_best_load_pier(s, h, seat, pol)
+            j, value = heur_choose(s, fb, h, seat, pol, dirty)
             if j < 0:
                 active = False
             else:
@@ -1093,6 +1132,9 @@ def heur_load_gains(s, fb, seat, pol):
                 s[h + H_LOAD + j] += 1
                 if s[h + H_LOAD + j] >= s[h + H_CAP + j]:
                     pop_pier(s, h, j)
+                    dirty = 15
+                else:
+                    dirty = 1 << j
         fb[F_LG + g] = total
 
 
@@ -1132,71 +1174,99 @@ def reach_count(s, fb, out, f):
 
 
 @njit(cache=True)
-def heur_table(s, fb, pol, seat, out, rv, later_than, worker):
+def heur_table(s, fb, pol, seat, out, rv, prefix, later_than, worker):
     """HeuristicLookahead.figure_table into fb[out:]: the room values at fb[rv:] plus the
-    features of one own figure (``later_than``: its rail position, 0-based; -1 for Lazy Jack,
-    who moves before every worker; ``worker``: not Lazy Jack)."""
+    features of one own figure, starting from the figure kind's ``prefix`` (fb[prefix:]: the
+    load gain and next-round terms); ``later_than``: its rail position, 0-based (-1 for Lazy
+    Jack, who moves before every worker); ``worker``: not Lazy Jack. A term whose weight is
+    0 is skipped, as in the reference."""
     L = s[S_L]
     nw = s[S_NW]
-    lam = heur_param(pol, seat, HEUR_AT.lambda_load)
-    w_next = heur_param(pol, seat, HEUR_AT.w_next)
     w_risk = heur_param(pol, seat, HEUR_AT.w_risk)
     w_late = heur_param(pol, seat, HEUR_AT.w_late)
     w_unload = heur_param(pol, seat, HEUR_AT.w_unload)
+    if w_risk != 0.0:
+        for q in range(L):
+            fb[out + q] = 0.0  # the exposure counts first
+        for i in range(later_than + 1, nw):
+            g = s[S_RAIL + i]
+            if s[S_WSEAT + g] != seat:
+                reach_count(s, fb, out, g)
     for q in range(L):
-        fb[out + q] = 0.0  # the exposure counts first
-    for i in range(later_than + 1, nw):
-        g = s[S_RAIL + i]
-        if s[S_WSEAT + g] != seat:
-            reach_count(s, fb, out, g)
-    for q in range(L):
-        e = lam * fb[F_LG + s[S_GOOD + q]]
-        if worker:
-            best = fb[F_RVW + (q + 1) % L]
-            for k in range(2, 6):
-                x = fb[F_RVW + (q + k) % L]
-                if x > best:
-                    best = x
-            e += w_next * best
-        o = s[S_OPP + q]
-        loss = 0.0
-        if o >= 0:
-            d = fb[rv + q] - fb[rv + o]
-            if d > 0.0:
-                loss = d
-        e -= w_risk * (fb[out + q] * loss)
-        e += w_late * fb[F_LATE + q]
-        if worker:
+        e = fb[prefix + q]
+        if w_risk != 0.0:
+            o = s[S_OPP + q]
+            loss = 0.0
+            if o >= 0:
+                d = fb[rv + q] - fb[rv + o]
+                if d > 0.0:
+                    loss = d
+            e -= w_risk * (fb[out + q] * loss)
+        if w_late != 0.0:
+            e += w_late * fb[F_LATE + q]
+        if worker and w_unload != 0.0:
             e -= w_unload * fb[F_UNL + s[S_BROKEN + q]]
         fb[out + q] = fb[rv + q] + e
 
 
 @njit(cache=True)
-def prepare_h(s, fb, pol, seat):
+def prepare_h(s, fb, pol, seat, own_lj):
     """What policies.HeuristicLookahead.__init__ computes: each own figure's table, the
-    others' room values (for the myopic profile and for denial)."""
+    others' room values (for the myopic profile and for denial). Own Lazy Jack's table only
+    when ``own_lj`` (D1, or D3 of the hirer); the load gains and unload costs of a seat's D1
+    serve its D3 of the same round (nothing between them changes the harbour or stocks)."""
     w_g = heur_param(pol, seat, HEUR_AT.w_g)
     w_c = heur_param(pol, seat, HEUR_AT.w_c)
     w_x = heur_param(pol, seat, HEUR_AT.w_x)
+    lam = heur_param(pol, seat, HEUR_AT.lambda_load)
+    w_next = heur_param(pol, seat, HEUR_AT.w_next)
     w_coin = w_c + heur_param(pol, seat, HEUR_AT.w_c_late) * progress(s)
     room_values(s, fb, F_RVW, seat, False, w_g, w_coin, w_x)
     room_values(s, fb, F_HRVLJ, seat, True, w_g, w_coin, w_x)
     s[S_PACK], s[S_OCC] = packed_position(s)
     L = s[S_L]
+    unload = heur_param(pol, seat, HEUR_AT.w_unload) != 0.0
+    if s[S_HC_ROUND + seat] == s[S_ROUND]:
+        for g in range(5):
+            fb[F_LG + g] = fb[F_LGC + 5 * seat + g]
+        for b in range(3):
+            fb[F_UNL + b] = fb[F_UNLC + 3 * seat + b]
+    else:
+        if lam != 0.0:
+            heur_load_gains(s, fb, seat, pol)
+        if unload:
+            heur_unload_costs(s, fb, seat, pol)
+        for g in range(5):
+            fb[F_LGC + 5 * seat + g] = fb[F_LG + g]
+        for b in range(3):
+            fb[F_UNLC + 3 * seat + b] = fb[F_UNL + b]
+        s[S_HC_ROUND + seat] = s[S_ROUND]
+    # the terms every own worker shares (F_PREW) and Lazy Jack's (F_PRELJ)
     for q in range(L):
-        fb[F_LATE + q] = 0.0
-    n = s[S_NRES]
-    for i in range(n):
-        fb[F_LATE + s[S_RES + i]] = i / n
-    heur_load_gains(s, fb, seat, pol)
-    heur_unload_costs(s, fb, seat, pol)
+        e = 0.0
+        if lam != 0.0:
+            e = lam * fb[F_LG + s[S_GOOD + q]]
+        fb[F_PRELJ + q] = e
+        if w_next != 0.0:
+            best = 0.0
+            for k in range(1, 6):
+                r = q + k
+                if r >= L:
+                    r -= L
+                x = fb[F_RVW + r]
+                if k == 1 or x > best:
+                    best = x
+            e += w_next * best
+        fb[F_PREW + q] = e
     nown = s[S_NOWN]
     nw = s[S_NW]
     for i in range(nw):
         f = s[S_RAIL + i]
         if s[S_WSEAT + f] == seat:
-            heur_table(s, fb, pol, seat, F_OWNT + MAX_L * (f - seat * nown), F_RVW, i, True)
-    heur_table(s, fb, pol, seat, F_RVLJ, F_HRVLJ, -1, False)
+            heur_table(s, fb, pol, seat, F_OWNT + MAX_L * (f - seat * nown), F_RVW, F_PREW, i,
+                       True)
+    if own_lj:
+        heur_table(s, fb, pol, seat, F_RVLJ, F_HRVLJ, F_PRELJ, -1, False)
     P = s[S_P]
     hirer = s[S_HIRER]
     for s2 in range(P):
@@ -1211,10 +1281,22 @@ def prepare_h(s, fb, pol, seat):
 
 
 @njit(cache=True)
-def look_tables(s, fb, pol, seat, code, w_g, w_c, w_x, sampler, gamma):
-    """Prepares a look-ahead seat's tables: (tb, ts, deny) for ``leaf_value``."""
+def late_table(s, fb):
+    """F_LATE: each space's place in the Tally-Man's walk, i / rooms (0 first); 0 for end
+    spaces. Fixed for the game (policies.HeuristicLookahead's ``late``)."""
+    for q in range(s[S_L]):
+        fb[F_LATE + q] = 0.0
+    n = s[S_NRES]
+    for i in range(n):
+        fb[F_LATE + s[S_RES + i]] = i / n
+
+
+@njit(cache=True)
+def look_tables(s, fb, pol, seat, code, w_g, w_c, w_x, sampler, gamma, own_lj):
+    """Prepares a look-ahead seat's tables: (tb, ts, deny) for ``leaf_value`` (``own_lj``:
+    the seat's own Lazy Jack is played, in D1 or as the hirer's D3)."""
     if code == HEUR:
-        prepare_h(s, fb, pol, seat)
+        prepare_h(s, fb, pol, seat, own_lj)
         return F_OWNT, MAX_L, heur_param(pol, seat, HEUR_AT.deny_move)
     prepare(s, fb, seat, w_g, w_c, w_x, sampler, gamma)
     return F_RVW, 0, 0.0
@@ -1593,7 +1675,7 @@ def hire_gain(s, fb, pol, rng, seat):
     """
     code, gamma, _, w_g, w_c, w_x, n, q_myopic, lam = policy_params(pol, seat)
     sampler = code == SAMPLER
-    tb, ts, deny = look_tables(s, fb, pol, seat, code, w_g, w_c, w_x, sampler, gamma)
+    tb, ts, deny = look_tables(s, fb, pol, seat, code, w_g, w_c, w_x, sampler, gamma, True)
     nown = s[S_NOWN]
     base = seat * nown
     size0 = _pow5(nown)
@@ -1626,7 +1708,8 @@ def lookahead_cards(s, fb, pol, rng, seat):
     """GreedyPolicy/SamplerPolicy.movement_cards into S_CARDS."""
     code, gamma, _, w_g, w_c, w_x, n, q_myopic, lam = policy_params(pol, seat)
     sampler = code == SAMPLER
-    tb, ts, deny = look_tables(s, fb, pol, seat, code, w_g, w_c, w_x, sampler, gamma)
+    tb, ts, deny = look_tables(s, fb, pol, seat, code, w_g, w_c, w_x, sampler, gamma,
+                               s[S_HIRER] == seat)
     nown = s[S_NOWN]
     base = seat * nown
     hirer = s[S_HIRER]
@@ -1862,13 +1945,14 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     s = ints
     fb = floats
     setup(s, rng, P)
+    late_table(s, fb)
     max_rounds = s[S_RULES + R.max_rounds]
     while True:
         s[S_ROUND] += 1
         phase_lazy_jack(s, fb, pol, rng)
         phase_cards(s, fb, pol, rng)
         phase_movement(s)
-        phase_tally_man(s, pol, rng)
+        phase_tally_man(s, fb, pol, rng)
         if phase_harbour(s):
             break
         phase_rail(s, rng)

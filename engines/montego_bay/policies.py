@@ -596,6 +596,23 @@ class HeuristicPolicy(GreedyPolicy):
         return (self.gamma + self.gamma_far * (pier - 2)
                 + self.gamma_end * (1.0 if stacks_empty(t) else 0.0))
 
+    @staticmethod
+    def others_gain(t: Table, values: tuple, counts: list, seat: int, delta: int, w: float,
+                    fill: bool) -> float:
+        """What the other seats gain on a ship when ``seat`` has ``delta`` more barrels: the
+        sum over them (ascending, skipping seats without barrels, who gain 0) of a - w b when
+        the ship sails full now, else a - b (b, a: each one's share before and after)."""
+        after_counts = list(counts)
+        after_counts[seat] += delta
+        out = 0.0
+        for p in range(t.players):
+            if p == seat or counts[p] <= 0:
+                continue
+            b = share(t, values, counts, p)
+            a = share(t, values, after_counts, p)
+            out += a - w * b if fill else a - b
+        return out
+
     def load_value_on(self, t: Table, ships: list, pier: int, seat: int) -> float:
         values, counts, capacity = ships[pier - 1][0], ships[pier - 1][1], ships[pier - 1][2]
         w = self.pier_weight(t, pier)
@@ -606,12 +623,7 @@ class HeuristicPolicy(GreedyPolicy):
         fill = sum(after_counts) >= capacity
         v = t.rules.fill_bonus + after - w * before if fill else w * (after - before)
         if self.deny_load != 0.0:
-            others = 0.0
-            for p in range(t.players):
-                if p != seat:
-                    b = share(t, values, counts, p)
-                    a = share(t, values, after_counts, p)
-                    others += a - w * b if fill else a - b
+            others = self.others_gain(t, values, counts, seat, 1, w, fill)
             if not fill:
                 others = w * others
             v -= self.deny_load * others
@@ -628,11 +640,7 @@ class HeuristicPolicy(GreedyPolicy):
         after = share(t, values, after_counts, seat)
         c = w * (before - after)
         if self.deny_load != 0.0:
-            others = 0.0
-            for p in range(t.players):
-                if p != seat:
-                    others += share(t, values, after_counts, p) - share(t, values, counts, p)
-            c += self.deny_load * (w * others)
+            c += self.deny_load * (w * self.others_gain(t, values, counts, seat, -1, w, False))
         return c
 
     def best_load(self, t: Table, ships: list, seat: int, options: list):
@@ -739,8 +747,19 @@ class HeuristicLookahead(Lookahead):
         late = [0.0] * L
         for i, q in enumerate(board.resolution_order):
             late[q] = i / len(board.resolution_order)
-        gains = h.load_gains(t, seat)
-        losses = h.unload_losses(t, seat)
+        # A term whose weight is 0 is skipped (engine.py does the same, so the floats agree).
+        gains = h.load_gains(t, seat) if h.lambda_load != 0.0 else None
+        losses = h.unload_losses(t, seat) if h.w_unload != 0.0 else None
+        # the terms every own worker's table shares, and those of Lazy Jack's
+        prefix_lj, prefix_worker = [], []
+        for q in range(L):
+            e = 0.0
+            if h.lambda_load != 0.0:
+                e = h.lambda_load * gains[t.room_good[q]]
+            prefix_lj.append(e)
+            if h.w_next != 0.0:
+                e += h.w_next * max(rv_worker[(q + k) % L] for k in CARD_VALUES)
+            prefix_worker.append(e)
 
         def later_reach(rail_index: int) -> list[int]:
             """How many other seats' workers moving after rail position ``rail_index``
@@ -755,28 +774,30 @@ class HeuristicLookahead(Lookahead):
                     count[q] += 1
             return count
 
-        def figure_table(rv: list[float], reach: list[int], worker: bool) -> list[float]:
+        def figure_table(rv: list[float], prefix: list[float], rail_index: int,
+                         worker: bool) -> list[float]:
+            reach = later_reach(rail_index) if h.w_risk != 0.0 else None
             out = []
             for q in range(L):
-                e = h.lambda_load * gains[t.room_good[q]]
-                if worker:
-                    e += h.w_next * max(rv[(q + k) % L] for k in CARD_VALUES)
-                o = board.opposite[q]
-                loss = 0.0
-                if o >= 0:
-                    d = rv[q] - rv[o]
-                    if d > 0.0:
-                        loss = d
-                e -= h.w_risk * (reach[q] * loss)
-                e += h.w_late * late[q]
-                if worker:
+                e = prefix[q]
+                if h.w_risk != 0.0:
+                    o = board.opposite[q]
+                    loss = 0.0
+                    if o >= 0:
+                        d = rv[q] - rv[o]
+                        if d > 0.0:
+                            loss = d
+                    e -= h.w_risk * (reach[q] * loss)
+                if h.w_late != 0.0:
+                    e += h.w_late * late[q]
+                if worker and h.w_unload != 0.0:
                     e -= h.w_unload * losses[t.room_broken[q]]
                 out.append(rv[q] + e)
             return out
 
-        self.own_tables = {f: figure_table(rv_worker, later_reach(t.rail.index(f)), True)
+        self.own_tables = {f: figure_table(rv_worker, prefix_worker, t.rail.index(f), True)
                            for f in t.owned[seat]}
-        self.own_tables[self.lj] = figure_table(rv_lj, later_reach(-1), False)
+        self.own_tables[self.lj] = figure_table(rv_lj, prefix_lj, -1, False)
         # the others' room values where they stand after the movement (denial)
         self.other_tables: list[tuple[int, list[float]]] = []
         for s, figures in self.opponents:
