@@ -144,6 +144,13 @@ def test_random_weight_vectors_in_the_search_box(k):
     assert_same(Rules(), mix, players, 71 + k, 10)
 
 
+@pytest.mark.parametrize("corner", [0, 1], ids=["low", "high"])
+def test_the_search_box_corners(corner):
+    values = {p.name: (int(p.search[corner]) if p.integer else float(p.search[corner]))
+              for p in HEURISTIC.params}
+    assert_same(Rules(), f"{label(values)},greedy,random,greedy", 4, 79 + corner, 6)
+
+
 def test_the_search_box_lies_within_the_legal_range():
     for p in HEURISTIC.params:
         assert p.search is not None, p.name
