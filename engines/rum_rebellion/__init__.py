@@ -61,22 +61,29 @@ POLICIES = {
               "lost challenge lapses one's own announcement", -10.0, 10.0, search=(-4.0, 2.0)),
         Param("chal_reach", 0.0, "x [own votes reach the coup if it is won]: a won challenge "
               "lets the player announce", -10.0, 10.0, search=(-2.0, 4.0)),
+        Param("chal_knock", 0.0, "x [a won challenge drops the coup-eligible target below the "
+              "coup]: its win lapses a rival's announcement, its loss only pads the rival",
+              -10.0, 10.0, search=(-2.0, 6.0)),
         # buy the top Vote card iff value x vote_worth - price + buy_reach x [completes] >= 0
         Param("vote_worth", 1.0, "barrels a vote is worth: buy a card whose price is at most "
               "value x vote_worth (threshold(0.5): 1)", 0.0, 5.0, search=(0.4, 1.6)),
         Param("buy_reach", 0.0, "extra barrels paid for a card that lifts the player to the "
               "coup: the last card is worth more than its votes", -20.0, 20.0,
               search=(-5.0, 10.0)),
-        # announce iff ann_base + ann_odds x (P(WIN) over the next draws - 1/2) >= 0
+        # announce iff ann_base + ann_odds x (P(WIN next) - 1/2)
+        #              + ann_later x (mean P(WIN) of the P - 1 cards after it - 1/2) >= 0
         Param("ann_base", 1.0, "announce as soon as eligible: every round waited is a round "
               "for rivals (threshold: always)", -10.0, 10.0, search=(-2.0, 2.0)),
-        Param("ann_odds", 0.0, "x the counted chance that the attempt draws WIN (the next "
-              "P - 1 cards; the next card under coup_delay=none): wait out a run of Lose "
-              "cards", -40.0, 40.0, search=(0.0, 20.0)),
+        Param("ann_odds", 0.0, "x the counted chance that the next card is WIN (the attempt "
+              "draws it unless a rival draws first; under coup_delay=none it does): wait out a "
+              "known Lose", -40.0, 40.0, search=(0.0, 20.0)),
+        Param("ann_later", 0.0, "x the counted chance of WIN over the P - 1 cards after the "
+              "next (rivals' draws may come first; none under coup_delay=none)", -40.0, 40.0,
+              search=(-5.0, 15.0)),
         # move up to the Rum Corps iff barrels - commission_cost >= rc_reserve
         Param("rc_reserve", 0.0, "barrels kept after buying the commission: an officer "
-              "with no barrels cannot buy the Vote cards it lands on", 0.0, 30.0,
-              search=(0.0, 12.0)),
+              "with no barrels cannot buy the Vote cards it lands on (whole barrels)", 0.0,
+              30.0, integer=True, search=(0.0, 6.0)),
     )),
 }
 

@@ -117,10 +117,12 @@ H_CHAL_ODDS = _H.chal_odds
 H_CHAL_THREAT = _H.chal_threat
 H_CHAL_RISK = _H.chal_risk
 H_CHAL_REACH = _H.chal_reach
+H_CHAL_KNOCK = _H.chal_knock
 H_VOTE_WORTH = _H.vote_worth
 H_BUY_REACH = _H.buy_reach
 H_ANN_BASE = _H.ann_base
 H_ANN_ODDS = _H.ann_odds
+H_ANN_LATER = _H.ann_later
 H_RC_RESERVE = _H.rc_reserve
 HEURISTIC_RISK = 0.5       # the house-rule decisions it takes from threshold(0.5)
 TOL = 1e-9                 # policies.TOL
@@ -1134,9 +1136,13 @@ def h_challenge(s, g, pol, p, need, same, any_announced):
     now = eligible_with(s, g, p, votes)
     at_risk = 1.0 if now and not eligible_with(s, g, p, votes - stake) else 0.0
     reach = 1.0 if not now and eligible_with(s, g, p, votes + stake) else 0.0
+    theirs = s[S_VOTES + best]
+    knock = (1.0 if eligible_with(s, g, best, theirs)
+             and not eligible_with(s, g, best, theirs - stake) else 0.0)
     go = (pol[o + H_CHAL_BASE] + pol[o + H_CHAL_ODDS] * edge
           + pol[o + H_CHAL_THREAT] * coup_threat(s, g, best)
-          + pol[o + H_CHAL_RISK] * at_risk + pol[o + H_CHAL_REACH] * reach)
+          + pol[o + H_CHAL_RISK] * at_risk + pol[o + H_CHAL_REACH] * reach
+          + pol[o + H_CHAL_KNOCK] * knock)
     return best if go >= -TOL else -1
 
 
@@ -1144,11 +1150,15 @@ def h_challenge(s, g, pol, p, need, same, any_announced):
 def h_announce(s, g, pol, p):
     """HeuristicPolicy.announce_coup."""
     o = p * PW
-    K = 1 if g[R.coup_delay] == 2 else max(1, s[S_P] - 1)
-    total = 0.0
-    for k in range(K):
-        total += win_chance(s, g, k)
-    return pol[o + H_ANN_BASE] + pol[o + H_ANN_ODDS] * (total / K - 0.5) >= -TOL
+    later = 0.5
+    if g[R.coup_delay] != 2:
+        L = max(1, s[S_P] - 1)
+        total = 0.0
+        for k in range(1, L + 1):
+            total += win_chance(s, g, k)
+        later = total / L
+    return (pol[o + H_ANN_BASE] + pol[o + H_ANN_ODDS] * (win_chance(s, g, 0) - 0.5)
+            + pol[o + H_ANN_LATER] * (later - 0.5) >= -TOL)
 
 
 # ================================================================ squares (spec §4.5)

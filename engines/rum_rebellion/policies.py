@@ -310,11 +310,12 @@ class HeuristicPolicy(ThresholdPolicy):
                  maximises chal_votes x votes/10 + chal_edge_threat x edge x its threat
                  (ties: first in turn order after p); challenge iff chal_base
                  + chal_odds x edge + chal_threat x its threat + chal_risk x at_risk
-                 + chal_reach x reach >= 0, edge = 2 P(WIN next) - 1
+                 + chal_reach x reach + chal_knock x knock >= 0, edge = 2 P(WIN next) - 1
     * buy:       value x vote_worth - price + buy_reach x [the card lifts p to the coup]
                  >= 0 (blind pack: the pack's sums, no reach term)
-    * announce:  ann_base + ann_odds x (mean P(WIN) of the next K cards - 1/2) >= 0,
-                 K = P - 1 (1 under coup_delay=none, where announcing is attempting)
+    * announce:  ann_base + ann_odds x (P(WIN next) - 1/2) + ann_later x (mean P(WIN) of
+                 the L = max(1, P - 1) cards after it - 1/2) >= 0 (under coup_delay=none,
+                 where announcing is attempting on the next card, the later term is 0)
     * move up to the Rum Corps iff barrels - commission_cost >= rc_reserve
     * everything else (redeem, ticket, promotion, Store sale, Major's income, side
       bets, vote trades) as threshold(0.5).
@@ -364,8 +365,11 @@ class HeuristicPolicy(ThresholdPolicy):
         now = eligible_with(t, p, votes)
         at_risk = 1.0 if now and not eligible_with(t, p, votes - stake) else 0.0
         reach = 1.0 if not now and eligible_with(t, p, votes + stake) else 0.0
+        theirs = t.players[best].votes
+        knock = (1.0 if eligible_with(t, best, theirs)
+                 and not eligible_with(t, best, theirs - stake) else 0.0)
         go = (self.chal_base + self.chal_odds * edge + self.chal_threat * coup_threat(t, best)
-              + self.chal_risk * at_risk + self.chal_reach * reach)
+              + self.chal_risk * at_risk + self.chal_reach * reach + self.chal_knock * knock)
         return best if go >= -TOL else None
 
     def buy_vote(self, t, p) -> bool:
@@ -382,11 +386,15 @@ class HeuristicPolicy(ThresholdPolicy):
         return score >= -TOL
 
     def announce_coup(self, t, p) -> bool:
-        K = 1 if t.rules.coup_delay == "none" else max(1, t.P - 1)
-        total = 0.0
-        for k in range(K):
-            total += win_chance(t, k)
-        return self.ann_base + self.ann_odds * (total / K - 0.5) >= -TOL
+        later = 0.5
+        if t.rules.coup_delay != "none":
+            L = max(1, t.P - 1)
+            total = 0.0
+            for k in range(1, L + 1):
+                total += win_chance(t, k)
+            later = total / L
+        return (self.ann_base + self.ann_odds * (win_chance(t, 0) - 0.5)
+                + self.ann_later * (later - 0.5) >= -TOL)
 
 
 def build(policy, rng: Rng):
