@@ -44,6 +44,15 @@ Representation notes:
   read back in the reference's lexicographic vector order (``best_vector``).
   Each total still receives exactly one addition per profile, in profile
   order, so the sums are the reference's floats.
+* the heuristic (``policies.HeuristicPolicy``) walks the same look-ahead with
+  one value table per own figure (``prepare_h``: room values plus its
+  features, at ``F_OWNT``) and, when ``deny_move`` is not 0, subtracts the
+  others' room values where the imagined movement leaves them
+  (``leaf_value``); its D4/D5 value a barrel with ``heur_load_value`` /
+  ``heur_unload_cost``. A term whose weight is 0 is skipped on both paths.
+  Speed only, same floats: a pier's load value is kept between barrels until
+  its ship changes (``heur_choose``), and a seat's load gains and unload costs
+  of its D1 serve its D3 of the same round.
 """
 
 from __future__ import annotations
