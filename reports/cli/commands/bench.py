@@ -1,0 +1,96 @@
+"""``rumsim bench [GAME]...``: games per second of the fast path (one thread and all), the
+reference path and their ratio; with ``--cluster`` or ``--scheduler``, a run here against the
+same run on Dask (``simulate.bench``)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Annotated
+
+import typer
+
+from engines import GAMES, get_game
+from reports.cli.answers import echo, finite
+from reports.cli.options import Cluster, PlayersOpt, app
+from simulate.counts import parse_count
+from simulate.errors import UserError
+
+
+@app.command()
+def bench(
+    *,
+    games_: Annotated[list[str] | None, typer.Argument(
+        metavar="[GAME]...", help="games to measure (default: all)")] = None,
+    policy: Annotated[list[str] | None, typer.Option(
+        "--policy", help="policies to measure (repeatable; default: each of the game's)")] = None,
+    players: PlayersOpt = None,
+    seconds: Annotated[float, typer.Option("--seconds", help="wall time per measurement",
+                                           min=0.01)] = 1.0,
+    repeats: Annotated[int, typer.Option("--repeats", help="runs per measurement; the best "
+                                         "counts", min=1)] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="print a list of records")] = False,
+    where: Cluster,
+    n: Annotated[str, typer.Option("--games", "-n", help="with --cluster or --scheduler: "
+                                   "games per run")] = "1e7",
+) -> None:
+    """Games per second: fast path on 1 thread and all threads, reference path, and the ratio;
+    with --cluster or --scheduler, one run here against the same run on Dask instead."""
+    from simulate import bench as b
+
+    if not math.isfinite(seconds) or seconds > 3600:
+        raise UserError(f"--seconds must be at most 3600 (an hour per measurement), not "
+                        f"{seconds:g}")
+    names = [get_game(g).name for g in games_] if games_ else None
+    for name in names or GAMES:
+        for p in policy or []:
+            get_game(name).policy(p)
+        if players is not None:
+            get_game(name).check_players(players)
+    if where.cluster is not None or where.scheduler is not None:
+        _bench_backends(names or ["rum-rebellion"], policy, players, parse_count(n), where,
+                        as_json)
+        return
+    header_done = False
+    width = max(len("game"), *(len(n) for n in names or GAMES))  # the game column
+
+    def show(rec):
+        nonlocal header_done
+        if as_json:
+            return
+        if not header_done:
+            echo(f"{'game':<{width}} {'policy':<10} {'players':>7} {'fast 1 thread':>14} "
+                 f"{'fast ' + str(rec['threads']) + ' threads':>15} {'scaling':>8} "
+                 f"{'reference':>10} {'speedup':>8}")
+            header_done = True
+        echo(f"{rec['game']:<{width}} {rec['policy']:<10} {rec['players']:>7} {rec['fast_1']:>14,.0f} "
+             f"{rec['fast_all']:>15,.0f} {rec['scaling']:>7.2f}x {rec['reference']:>10,.1f} "
+             f"{rec['speedup']:>7,.0f}x")
+
+    records = b.bench(names, policy, seconds=seconds, on_record=show, repeats=repeats,
+                      players=players)
+    if as_json:
+        echo(json.dumps(finite(records), indent=2, allow_nan=False))
+    else:
+        echo("games/s; speedup = fast 1 thread / reference; scaling = all threads / 1 thread")
+
+
+def _bench_backends(names, policy, players, n_games, where: Cluster, as_json) -> None:
+    """``rumsim bench --cluster``: each game's run here, then the same run on Dask."""
+    from simulate import bench as b
+
+    records = []
+    with where.backend() as backend:
+        for name in names:
+            for p in policy or [None]:
+                rec = b.bench_backends(name, n_games, backend, p, players)
+                records.append(rec)
+                if not as_json:
+                    echo(f"{rec['game']} ({rec['players']} players, {rec['policy']}), "
+                         f"{rec['games']:,} games: here ({rec['local_threads']} threads) "
+                         f"{rec['local_rate']:,.0f} games/s in {rec['local_s']} s; "
+                         f"{rec['cluster']} {rec['dask_rate']:,.0f} games/s in "
+                         f"{rec['dask_s']} s; Dask/here = {rec['ratio']:.0%}; "
+                         f"{'identical' if rec['same'] else 'DIFFERENT'} summaries")
+    if as_json:
+        echo(json.dumps(finite(records), indent=2, allow_nan=False))
