@@ -108,9 +108,17 @@ EXHAUSTED_CARD_VALUE = 3.5     # policies.EXHAUSTED_CARD_VALUE
 RANDOM = POLICIES["random"].slots()
 GREEDY = POLICIES["greedy"].slots()
 ROLLOUT = POLICIES["rollout"].slots()
+HEUR = POLICIES["heuristic"].slots()
 # the rollout's base is greedy with its declared default parameters
 ROLLOUT_THRESHOLD = POLICIES["greedy"].default("draw_threshold")
 ROLLOUT_WEIGHT = POLICIES["greedy"].default("replenish_weight")
+# the heuristic's scratch (the block's float buffer): HeuristicPolicy.value of a landing that
+# collects each rum pile's visible top, valued once per decision
+H_VALUE = 0
+H_BOUND_EXHAUSTED = 4   # heur_bounds, once a game
+H_BOUND_CLOSED = 5
+H_PLAYS = 8             # 4 x 8: heur_best's bound and first landing of each value's play
+H_SIZE = 40
 DP_STATES = 10 ** 4            # (most suit sets + 1) ** 4, at most 10 ** 4 (9 sets)
 NEG = -(1 << 60)
 
@@ -801,6 +809,420 @@ def greedy_play_out(s, wr, threshold, w):
         greedy_turn(s, wr, threshold, w)
 
 
+# ================================================================ heuristic (greedy plus features)
+
+
+@njit(cache=True, inline="always")
+def heur_free(s):
+    """HeuristicPolicy.free_draws: a DRAW turn closes no port."""
+    return s[S_RULES + R.flip_after_draw] == 0
+
+
+@njit(cache=True)
+def heur_top(s, p):
+    """policies.collect_features of pile ``p``'s visible top: (gain, scarce, pair)."""
+    c = s[S_PILE + 8 * p + s[S_PILE_TOP + p]]
+    gain = float(score_plus(s, c) - s[S_SCORE])
+    scarce = 1.0 if s[S_SUIT_N + (c & 3)] == _min_suits(s) else 0.0
+    held = _popcount((s[S_COLL] >> (c & ~3)) & 15)
+    pair = 0.0
+    if held + 1 < 4:  # another card of the rank is still unseen
+        row = S_RANK_POINTS + (c >> 2) * 5 + held
+        pair = float(s[row + 2] - s[row + 1])
+    return gain, scarce, pair
+
+
+@njit(cache=True, inline="always")
+def heur_pile(s, hf, pol, p):
+    """HeuristicPolicy.value of a landing that collects pile ``p``'s visible top, into ``hf``:
+    ``gain + w_card + w_scarce * scarce + w_pair * pair``, the reference's sum in its order
+    (its taken and returned terms are 0 times a weight, which adds nothing)."""
+    if s[S_PILE_TOP + p] < s[S_PILE_END + p]:
+        gain, scarce, pair = heur_top(s, p)
+        hf[H_VALUE + p] = (gain + pol[HEUR.w_card] * 1 + pol[HEUR.w_scarce] * scarce
+                           + pol[HEUR.w_pair] * pair)
+
+
+@njit(cache=True)
+def heur_piles(s, hf, pol):
+    """heur_pile for every pile: the collection does not change while one decision is
+    planned, so each top is valued once."""
+    for p in range(4):
+        heur_pile(s, hf, pol, p)
+
+
+@njit(cache=True)
+def heur_collect(s, port, deck, hits):
+    """policies.collect_features: (gain, pile, cards, scarce, pair, taken). ``hits`` packs the
+    plan's landings on each pile, 8 bits a pile."""
+    p = s[S_PORT_PILE + port]
+    if s[S_PILE_END + p] - s[S_PILE_TOP + p] > ((hits >> (8 * p)) & 255):
+        gain, scarce, pair = heur_top(s, p)
+        return gain, p, 1, scarce, pair, 0
+    taken = min(s[S_RULES + R.exhausted_pile_take], deck)
+    return EXHAUSTED_CARD_VALUE * taken, -1, taken, 0.0, 0.0, taken
+
+
+@njit(cache=True, inline="always")
+def heur_landing(s, hf, pol, free_repl, port, steps, count, pool, deck, hits, tsteps, tcards):
+    """policies.landing_features valued by HeuristicPolicy.value: (value, pile, taken,
+    returned), the last three for the plan's advance. The common case, a pile's top, is a
+    look-up (heur_pile); the others are valued by heur_landing_rest."""
+    if (s[S_FACE_UP] >> port) & 1:
+        p = s[S_PORT_PILE + port]
+        if s[S_PILE_END + p] - s[S_PILE_TOP + p] > ((hits >> (8 * p)) & 255):
+            return hf[H_VALUE + p], p, 0, 0
+    return heur_landing_rest(s, hf, pol, free_repl, port, steps, count, pool, deck, hits,
+                             tsteps, tcards)
+
+
+@njit(cache=True)
+def heur_landing_rest(s, hf, pol, free_repl, port, steps, count, pool, deck, hits, tsteps,
+                      tcards):
+    """heur_landing at an exhausted pile or a closed port."""
+    if (s[S_FACE_UP] >> port) & 1:
+        gain, pile, cards, scarce, pair, taken = heur_collect(s, port, deck, hits)
+        returned = 0
+    else:
+        effect = s[S_RULES + R.flipped_port_effect]
+        if effect == 2:
+            gain = 0.0
+            pile = -1
+            cards = 0
+            scarce = 0.0
+            pair = 0.0
+            taken = 0
+            returned = 0
+        else:
+            amount_rule = s[S_RULES + R.replenish_amount]
+            if amount_rule == 0:
+                amount = steps
+            elif amount_rule == 1:
+                amount = tsteps + steps
+            else:
+                amount = tcards + count
+            avail = pool + (count if s[S_RULES + R.replenish_includes_played_card] else 0)
+            returned = min(amount, avail)
+            value_of_replenish = pol[HEUR.replenish_weight] * returned
+            if effect == 1:
+                gain, pile, cards, scarce, pair, taken = heur_collect(s, port, deck, hits)
+                gain = gain + value_of_replenish
+            else:
+                gain = value_of_replenish
+                pile = -1
+                cards = 0
+                scarce = 0.0
+                pair = 0.0
+                taken = 0
+    value = (gain + pol[HEUR.w_card] * cards + pol[HEUR.w_scarce] * scarce
+             + pol[HEUR.w_pair] * pair + pol[HEUR.w_exhausted] * taken + free_repl * returned)
+    return value, pile, taken, returned
+
+
+@njit(cache=True, inline="always")
+def heur_stop(s, pol):
+    """HeuristicPolicy.stop."""
+    return pol[HEUR.w_stop] + (pol[HEUR.w_free_stop] if heur_free(s) else 0.0)
+
+
+@njit(cache=True, inline="always")
+def heur_course(s, fu, pos, h, steps):
+    """course, its closed form inlined for the rules that have one (the heuristic's hot loop)."""
+    if s[S_RULES + R.flipped_ports_count_as_spaces] and not s[S_RULES + R.wrap] \
+            and not s[S_RULES + R.stop_at_end]:
+        u = (pos if h > 0 else CYCLE - pos) + steps
+        while u >= CYCLE:
+            u -= CYCLE
+        return (u if u < N_PORTS else CYCLE - u), (RIGHT if u < N_PORTS - 1 else LEFT)
+    return course(s, fu, pos, h, steps)
+
+
+@njit(cache=True, inline="always")
+def heur_chain(s, hf, pol, free_repl, v, k, port, h, worth, pile, taken, returned):
+    """HeuristicPolicy.play_value after its first landing (at ``port``, heading ``h``, worth
+    ``worth``; ``pile``, ``taken``, ``returned`` for the plan): plus w_chain times the chain."""
+    chain = 0.0
+    wc = pol[HEUR.w_chain]
+    if wc != 0.0 and not s[S_RULES + R.multi_card_mode]:
+        fu = s[S_FACE_UP]
+        hits = 0
+        if pile >= 0:
+            hits += 1 << (8 * pile)
+        deck = s[S_DECK_N] + returned - taken
+        pool = s[S_DISC_N] + k - returned
+        tsteps = s[S_STEPS_TURN] + v * k
+        tcards = s[S_CARDS_TURN] + k
+        stop = heur_stop(s, pol)
+        for _ in range(_popcount(s[S_HAND + v - 2]) - 1):
+            port, h = heur_course(s, fu, port, h, v)
+            val, pile, taken, returned = heur_landing(s, hf, pol, free_repl, port, v, 1, pool,
+                                                      deck, hits, tsteps, tcards)
+            if not val > stop:
+                break
+            chain += val
+            if pile >= 0:
+                hits += 1 << (8 * pile)
+            deck += returned - taken
+            pool += 1 - returned
+            tsteps += v
+            tcards += 1
+    return worth + wc * chain
+
+
+@njit(cache=True, inline="always")
+def heur_first(s, hf, pol, free_repl, v, k, boat, heading):
+    """The first landing of PLAY k cards of v: (port, heading, value, pile, taken, returned)."""
+    steps = v * k
+    port, h = heur_course(s, s[S_FACE_UP], boat, heading, steps)
+    worth, pile, taken, returned = heur_landing(s, hf, pol, free_repl, port, steps, k,
+                                                s[S_DISC_N], s[S_DECK_N], 0, s[S_STEPS_TURN],
+                                                s[S_CARDS_TURN])
+    return port, h, worth, pile, taken, returned
+
+
+@njit(cache=True)
+def heur_play_value(s, hf, pol, v, k, boat, heading):
+    """HeuristicPolicy.play_value: the first landing, plus w_chain times the chain."""
+    free_repl = pol[HEUR.w_free_replenish] if heur_free(s) else 0.0
+    port, h, worth, pile, taken, returned = heur_first(s, hf, pol, free_repl, v, k, boat,
+                                                       heading)
+    return heur_chain(s, hf, pol, free_repl, v, k, port, h, worth, pile, taken, returned)
+
+
+@njit(cache=True)
+def heur_bounds(s, hf, pol):
+    """Once a game: the most one chain landing can be worth at an exhausted pile (any take) and
+    at a closed port (any return up to 5), in heur_landing_rest's own float operations, for
+    heur_best's pruning. Both are at least 0."""
+    free_repl = pol[HEUR.w_free_replenish] if heur_free(s) else 0.0
+    wc = pol[HEUR.w_card]
+    ws = pol[HEUR.w_scarce]
+    wp = pol[HEUR.w_pair]
+    we = pol[HEUR.w_exhausted]
+    best = 0.0
+    for k in range(s[S_RULES + R.exhausted_pile_take] + 1):
+        value = (EXHAUSTED_CARD_VALUE * k + wc * k + ws * 0.0 + wp * 0.0 + we * k
+                 + free_repl * 0)
+        best = max(best, value)
+    hf[H_BOUND_EXHAUSTED] = best
+    best = 0.0
+    for r in range(6):
+        value = (pol[HEUR.replenish_weight] * r + wc * 0 + ws * 0.0 + wp * 0.0 + we * 0
+                 + free_repl * r)
+        best = max(best, value)
+    hf[H_BOUND_CLOSED] = best
+
+
+@njit(cache=True, inline="always")
+def heur_prunable(s, pol):
+    """heur_best may prune: a chain landing is worth at most the bound heur_best_landing finds
+    (sequential moves of one card, each returning at most its value, a closed port paying
+    nothing else) and w_chain is not negative."""
+    return (not s[S_RULES + R.multi_card_mode] and s[S_RULES + R.flipped_port_effect] != 1
+            and s[S_RULES + R.replenish_amount] == 0 and pol[HEUR.w_chain] >= 0.0)
+
+
+@njit(cache=True)
+def heur_best_landing(s, hf):
+    """The most one landing of a chain planned now can be worth (``heur_piles`` current): a
+    pile's top, an exhausted pile if one has fewer than 4 cards (a chain of at most 4 moves
+    can only run those out), a closed port if there is one; at least 0."""
+    bound = 0.0
+    short = False
+    for p in range(4):
+        size = s[S_PILE_END + p] - s[S_PILE_TOP + p]
+        if size > 0:
+            bound = max(bound, hf[H_VALUE + p])
+        if size < 4:
+            short = True
+    if short:
+        bound = max(bound, hf[H_BOUND_EXHAUSTED])
+    if s[S_FACE_UP] != (1 << N_PORTS) - 1:
+        bound = max(bound, hf[H_BOUND_CLOSED])
+    return bound
+
+
+@njit(cache=True)
+def heur_best(s, hf, pol, boat, heading, floor):
+    """HeuristicPolicy.best_play: max of (value, v*k, v) over the play options (``heur_piles``
+    must be current). Any play whose value is below ``floor`` may be left out: (0, 0, -inf)
+    when every play is.
+
+    Exact pruning (a fast-path saving; the decisions are the reference's): a play's value is
+    its first landing plus w_chain times a float sum of at most copies - 1 chain landings,
+    each at most ``heur_best_landing``; float addition and multiplication by w_chain >= 0
+    are monotone, so the same sum of that bound is an upper bound of the value. A play whose
+    bound is below the floor or below a play already valued cannot be chosen (ties are
+    valued), so its chain is not planned.
+    """
+    combined = s[S_RULES + R.multi_card_mode]
+    bv = 0
+    bk = 0
+    bg = -np.inf
+    if not heur_prunable(s, pol):
+        for v in range(2, 6):
+            m = s[S_HAND + v - 2]
+            if m == 0:
+                continue
+            top_k = _popcount(m) if combined else 1
+            for k in range(1, top_k + 1):
+                g = heur_play_value(s, hf, pol, v, k, boat, heading)
+                if bv == 0 or g > bg or (g == bg and (v * k > bv * bk
+                                                      or (v * k == bv * bk and v > bv))):
+                    bv = v
+                    bk = k
+                    bg = g
+        return bv, bk, bg
+    free_repl = pol[HEUR.w_free_replenish] if heur_free(s) else 0.0
+    wc = pol[HEUR.w_chain]
+    landing = heur_best_landing(s, hf)
+    top_v = 0
+    top_bound = 0.0
+    for v in range(2, 6):
+        m = s[S_HAND + v - 2]
+        if m == 0:
+            continue
+        port, h, first, pile, taken, returned = heur_first(s, hf, pol, free_repl, v, 1, boat,
+                                                           heading)
+        chain = 0.0
+        for _ in range(_popcount(m) - 1):
+            chain += landing
+        bound = first + wc * chain
+        row = H_PLAYS + 8 * (v - 2)
+        hf[row] = bound
+        hf[row + 1] = first
+        hf[row + 2] = port
+        hf[row + 3] = h
+        hf[row + 4] = pile
+        hf[row + 5] = taken
+        hf[row + 6] = returned
+        if top_v == 0 or bound > top_bound:
+            top_v = v
+            top_bound = bound
+    if top_v == 0 or top_bound < floor:
+        return bv, bk, bg
+    for i in range(5):  # the play with the highest bound first, then the others in order
+        v = top_v if i == 0 else i + 1
+        if i > 0 and v == top_v:
+            continue
+        if s[S_HAND + v - 2] == 0:
+            continue
+        row = H_PLAYS + 8 * (v - 2)
+        bound = hf[row]
+        if bound < floor or (bv != 0 and bound < bg):
+            continue
+        g = heur_chain(s, hf, pol, free_repl, v, 1, int(hf[row + 2]), int(hf[row + 3]),
+                       hf[row + 1], int(hf[row + 4]), int(hf[row + 5]), int(hf[row + 6]))
+        if bv == 0 or g > bg or (g == bg and v > bv):
+            bv = v
+            bk = 1
+            bg = g
+    return bv, bk, bg
+
+
+@njit(cache=True)
+def heur_start(s, hf, pol):
+    """D1: True for the left end."""
+    heur_piles(s, hf, pol)
+    _, _, left = heur_best(s, hf, pol, 0, RIGHT, -np.inf)
+    _, _, right = heur_best(s, hf, pol, N_PORTS - 1, LEFT, -np.inf)
+    return not (right > left)
+
+
+@njit(cache=True, inline="always")
+def heur_draw_value(s, pol):
+    """HeuristicPolicy.draw_value."""
+    free = pol[HEUR.w_draw_free] if heur_free(s) else 0.0
+    return (pol[HEUR.draw_threshold] + free + pol[HEUR.w_draw_hand] * s[S_HAND_N]
+            + pol[HEUR.w_draw_open] * _popcount(s[S_FACE_UP]))
+
+
+@njit(cache=True)
+def heur_continue(s, hf, pol, v):
+    """D3 (HeuristicPolicy.choose_continue): the next landing is worth more than the stop."""
+    free_repl = pol[HEUR.w_free_replenish] if heur_free(s) else 0.0
+    port, _ = heur_course(s, s[S_FACE_UP], s[S_BOAT], s[S_HEADING], v)
+    heur_pile(s, hf, pol, s[S_PORT_PILE + port])  # the only pile this landing can collect from
+    val, _, _, _ = heur_landing(s, hf, pol, free_repl, port, v, 1, s[S_DISC_N], s[S_DECK_N], 0,
+                                s[S_STEPS_TURN], s[S_CARDS_TURN])
+    return val > heur_stop(s, pol)
+
+
+@njit(cache=True)
+def heur_flip(s, pol, cand):
+    """D4 (HeuristicPolicy.choose_flip): the candidate with the least (flip_cost, index).
+
+    A port's cost is its pile's part plus the reach term, so each pile stands for its
+    lowest-index candidate out of reach and its lowest-index candidate in reach.
+    """
+    free = heur_free(s)
+    fu = s[S_FACE_UP]
+    boat = s[S_BOAT]
+    heading = s[S_HEADING]
+    same_weight = pol[HEUR.w_flip_same] + (pol[HEUR.w_free_same] if free else 0.0)
+    reach_weight = pol[HEUR.w_flip_reach] + (pol[HEUR.w_free_reach] if free else 0.0)
+    reach = 0
+    if reach_weight != 0.0:  # else every port's reach term is 0.0: no need to know them
+        for v in range(2, 6):
+            if s[S_HAND + v - 2] != 0:
+                q, _ = heur_course(s, fu, boat, heading, v)
+                reach |= 1 << q
+    best = -1
+    best_cost = 0.0
+    for p in range(4):
+        ports = cand & s[S_PILE_PORTS + p]
+        if ports == 0:
+            continue
+        same = _popcount(fu & s[S_PILE_PORTS + p]) - 1
+        left = max(0, s[S_PILE_END + p] - s[S_PILE_TOP + p] - 1)
+        cost = pile_value(s, p) + same_weight * same + pol[HEUR.w_flip_left] * left
+        out = ports & ~reach
+        if out != 0:
+            i = _ctz(out)
+            c = cost + 0.0
+            if best < 0 or c < best_cost or (c == best_cost and i < best):
+                best = i
+                best_cost = c
+        inside = ports & reach
+        if inside != 0:
+            i = _ctz(inside)
+            c = cost + reach_weight
+            if best < 0 or c < best_cost or (c == best_cost and i < best):
+                best = i
+                best_cost = c
+    return best
+
+
+@njit(cache=True)
+def heur_turn(s, wr, pol, hf):
+    """One whole turn (T0-T5) played by the heuristic; ``wr`` makes the turn's random draws."""
+    cd, n_opt, kind, v, k = open_turn(s)
+    if n_opt > 1:
+        if s[S_HAND_N] == 0:
+            kind = A_DRAW
+        else:
+            heur_piles(s, hf, pol)
+            draw = heur_draw_value(s, pol) if cd else -np.inf
+            v, k, g = heur_best(s, hf, pol, s[S_BOAT], s[S_HEADING], draw)
+            kind = A_PLAY if (g >= draw or not cd) else A_DRAW
+    if kind == A_DRAW:
+        do_draw(s, wr)
+    elif kind == A_PLAY:
+        play_move(s, wr, v, k)
+        if not s[S_RULES + R.multi_card_mode]:
+            while s[S_HAND + v - 2] != 0 and heur_continue(s, hf, pol, v):
+                play_move(s, wr, v, 1)
+    if turn_flips(s, kind):
+        cand = flip_candidates(s)
+        if cand != 0:
+            if cand & (cand - 1) == 0:
+                port = _ctz(cand)
+            else:
+                port = heur_flip(s, pol, cand)
+            s[S_FACE_UP] &= ~(1 << port)
+    check_end(s)
+
+
 # ================================================================ random (P1)
 
 
@@ -986,7 +1408,8 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     outcome row written to ``out[0:14]``.
 
     ``ints`` holds the state and, after it, the rollout policy's buffers (``sizes``);
-    ``rng`` the world stream, then the seat's; ``pol`` the seat's encoded policy.
+    ``rng`` the world stream, then the seat's; ``pol`` the seat's encoded policy; ``floats``
+    the heuristic's scratch.
     """
     size = state_size(g)
     s = ints
@@ -1003,6 +1426,9 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
             left = rng_below(pr, 2) == 0
         elif code == GREEDY.CODE:
             left = greedy_start(s, pol[GREEDY.replenish_weight])
+        elif code == HEUR.CODE:
+            heur_bounds(s, floats, pol)
+            left = heur_start(s, floats, pol)
         else:
             left = rollout_best(s, pr, int(pol[ROLLOUT.samples]), D_START, 2, opt, 0, 0,
                                 dealt, sim) == 0
@@ -1015,6 +1441,11 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
         random_play_out(s, wr, pr)
     elif code == GREEDY.CODE:
         greedy_play_out(s, wr, pol[GREEDY.draw_threshold], pol[GREEDY.replenish_weight])
+    elif code == HEUR.CODE:
+        if start_end != 0:
+            heur_bounds(s, floats, pol)
+        while s[S_END] < 0:
+            heur_turn(s, wr, pol, floats)
     else:
         samples = int(pol[ROLLOUT.samples])
         while s[S_END] < 0:
@@ -1065,8 +1496,9 @@ def setup_block(ints, floats, g, f, pol, P, cap):
 
 
 def sizes(g: np.ndarray, players: int, cap: int) -> tuple[int, int]:
-    """The work buffers of one game: the state, the rollout's two copies, its options."""
-    return 3 * state_size(g) + O_SIZE, 0
+    """The work buffers of one game: the state, the rollout's two copies, its options; the
+    heuristic's scratch."""
+    return 3 * state_size(g) + O_SIZE, H_SIZE
 
 
 FAST = fast_path(__name__, play_one, sizes, setup_block=setup_block)

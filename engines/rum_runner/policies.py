@@ -7,6 +7,9 @@
 * ``rollout`` — for every option, finish the game ``samples`` times with
   greedy after re-dealing everything the player cannot see; never reads the
   true hidden order.
+* ``heuristic`` — greedy's decisions valued by a weighted sum of named features
+  (``HeuristicPolicy``); at its default weights exactly greedy. It draws no random
+  number.
 
 The fast path (``engine.py``) implements the same decisions draw for draw.
 Each decision method receives the table; a policy may only use what spec §6.1
@@ -15,12 +18,14 @@ says the player sees (the rollout policy re-deals the rest before looking).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engines._rng import Rng
 from engines.rum_runner import POLICIES
 from engines.rum_runner import reference as ref
 from engines.rum_runner.cards import PILE_OF_PORT
 from engines.rum_runner.reference import DRAW, PLAY, Action, Table
-from engines.rum_runner.scoring import score_with_rules
+from engines.rum_runner.scoring import rank_points, score_with_rules
 
 EXHAUSTED_CARD_VALUE = 3.5  # the mean face value of a movement card (2..5)
 
@@ -235,6 +240,211 @@ class RolloutPolicy:
         return candidates[self._best(t, len(candidates), apply)]
 
 
+# ================================================================ heuristic (greedy plus features)
+
+
+@dataclass
+class Plan:
+    """What a planned chain of landings has used so far (the policy's own bookkeeping).
+
+    ``pool``: the discard before the next move; ``deck``: cards in the movement deck;
+    ``hits``: landings planned on each rum pile so far; ``steps`` and ``cards``: this turn's
+    steps and cards (for ``replenish_amount``). ``Plan.now(t)`` is the table as it stands, so
+    a plan's first landing is valued exactly as greedy values it.
+    """
+
+    pool: int
+    deck: int
+    hits: list[int]
+    steps: int
+    cards: int
+
+    @classmethod
+    def now(cls, t: Table) -> Plan:
+        return cls(len(t.discard), len(t.movement_deck), [0, 0, 0, 0], t.steps_this_turn,
+                   t.cards_this_turn)
+
+
+@dataclass(frozen=True)
+class Landing:
+    """The named features of one planned landing."""
+
+    gain: float        # greedy's immediate gain (spec §6.3 P2)
+    pile: int = -1     # the rum pile whose top it collects (-1: none)
+    cards: int = 0     # cards entering the collection: the rum card, or the movement cards taken
+    scarce: int = 0    # 1: a rum card of a suit the collection holds fewest of
+    pair: int = 0      # what the next card of that rank would add, if one is still unseen
+    taken: int = 0     # movement cards taken from the deck at an exhausted pile
+    returned: int = 0  # discards a closed port returns to the deck
+
+
+def collect_features(t: Table, port: int, plan: Plan) -> Landing:
+    """Collecting at ``port``: its pile's visible top (standing in for the unseen card when the
+    plan has landed on that pile before), or the movement cards an exhausted pile takes."""
+    p = PILE_OF_PORT[t.ports[port].rank]
+    pile = t.piles[p]
+    if len(pile) > plan.hits[p]:
+        card = pile[0]
+        gain = float(score_with_rules(t.collection + [card], t.rules) - t.score())
+        suits = [0, 0, 0, 0]
+        for c in t.collection:
+            suits[c.suit] += 1
+        scarce = 1 if suits[card.suit] == min(suits) else 0
+        held = sum(1 for c in t.collection if c.rank == card.rank)
+        pair = 0
+        if held + 1 < 4:  # another card of the rank is still unseen
+            rule = t.rules.pair_rule
+            pair = rank_points(card.rank, held + 2, rule) - rank_points(card.rank, held + 1, rule)
+        return Landing(gain, p, 1, scarce, pair)
+    taken = min(t.rules.exhausted_pile_take, plan.deck)
+    return Landing(EXHAUSTED_CARD_VALUE * taken, -1, taken, taken=taken)
+
+
+def landing_features(t: Table, port: int, steps: int, count: int, plan: Plan,
+                     replenish_weight: float) -> Landing:
+    """The features of a move of ``count`` cards and ``steps`` spaces ending on ``port``, after
+    what ``plan`` has used; at ``Plan.now(t)`` its gain is greedy's ``gain``."""
+    rules = t.rules
+    if t.face_up[port]:
+        return collect_features(t, port, plan)
+    effect = rules.flipped_port_effect
+    if effect == "nothing":
+        return Landing(0.0)
+    if rules.replenish_amount == "card_value":
+        amount = steps
+    elif rules.replenish_amount == "turn_steps":
+        amount = plan.steps + steps
+    else:
+        amount = plan.cards + count
+    returned = min(amount, plan.pool + (count if rules.replenish_includes_played_card else 0))
+    value_of_replenish = replenish_weight * returned
+    if effect == "replenish_and_collect":
+        c = collect_features(t, port, plan)
+        return Landing(c.gain + value_of_replenish, c.pile, c.cards, c.scarce, c.pair, c.taken,
+                       returned)
+    return Landing(value_of_replenish, returned=returned)
+
+
+def advance(plan: Plan, f: Landing, steps: int, count: int) -> None:
+    """The plan after the landing ``f`` is made."""
+    if f.pile >= 0:
+        plan.hits[f.pile] += 1
+    plan.deck += f.returned - f.taken
+    plan.pool += count - f.returned
+    plan.steps += steps
+    plan.cards += count
+
+
+class HeuristicPolicy:
+    """Greedy's decisions, valued by a weighted sum of named features (``heuristic``).
+
+    A landing is worth ``value(features)``: greedy's gain plus the card, suit, pair,
+    exhausted-pile and (when draws are free) replenishment terms. A play is worth its first
+    landing plus ``w_chain`` times the further landings of its same-number cards. Drawing is
+    worth ``draw_value``; the port closed is the one with the least ``flip_cost``.
+    With every new weight 0 these are greedy's numbers, and it plays exactly as greedy.
+    """
+
+    def __init__(self, **weights: float):
+        spec = POLICIES["heuristic"]
+        for p in spec.params:
+            setattr(self, p.name, float(weights.get(p.name, p.default)))
+
+    # ------------------------------------------------------------ the scoring function
+
+    @staticmethod
+    def free_draws(t: Table) -> bool:
+        """A DRAW turn closes no port (flip_after_draw=false): turns stop being the limit."""
+        return not t.rules.flip_after_draw
+
+    def value(self, t: Table, f: Landing) -> float:
+        """What one landing is worth."""
+        free_replenish = self.w_free_replenish if self.free_draws(t) else 0.0
+        return (f.gain + self.w_card * f.cards + self.w_scarce * f.scarce + self.w_pair * f.pair
+                + self.w_exhausted * f.taken + free_replenish * f.returned)
+
+    def stop(self, t: Table) -> float:
+        """The least value worth continuing a chain onto."""
+        return self.w_stop + (self.w_free_stop if self.free_draws(t) else 0.0)
+
+    def draw_value(self, t: Table) -> float:
+        """What a DRAW is worth: a play must reach it."""
+        free = self.w_draw_free if self.free_draws(t) else 0.0
+        return (self.draw_threshold + free + self.w_draw_hand * len(t.hand)
+                + self.w_draw_open * len(t.open_ports()))
+
+    def play_value(self, t: Table, value: int, count: int, boat: int, heading: int) -> float:
+        """PLAY ``count`` cards of ``value`` from (boat, heading): its first landing, plus
+        ``w_chain`` times the chain of the other same-number cards in hand (sequential mode),
+        each landing counted while it is worth more than the stop (as D3 would continue)."""
+        rules = t.rules
+        plan = Plan.now(t)
+        steps = value * count
+        port, heading = ref.course(rules, t.face_up, boat, heading, steps)
+        first = landing_features(t, port, steps, count, plan, self.replenish_weight)
+        worth = self.value(t, first)
+        chain = 0.0
+        if self.w_chain != 0.0 and rules.multi_card_mode == "sequential":
+            advance(plan, first, steps, count)
+            stop = self.stop(t)
+            for _ in range(t.hand_count(value) - 1):
+                port, heading = ref.course(rules, t.face_up, port, heading, value)
+                f = landing_features(t, port, value, 1, plan, self.replenish_weight)
+                v = self.value(t, f)
+                if not v > stop:
+                    break
+                chain += v
+                advance(plan, f, value, 1)
+        return worth + self.w_chain * chain
+
+    def flip_cost(self, t: Table, port: int, reached: set[int]) -> float:
+        """What closing ``port`` gives up (the least is closed)."""
+        free = self.free_draws(t)
+        p = PILE_OF_PORT[t.ports[port].rank]
+        same = sum(1 for i in t.open_ports() if PILE_OF_PORT[t.ports[i].rank] == p) - 1
+        left = max(0, len(t.piles[p]) - 1)
+        same_weight = self.w_flip_same + (self.w_free_same if free else 0.0)
+        cost = collect_value(t, port) + same_weight * same + self.w_flip_left * left
+        reach_weight = self.w_flip_reach + (self.w_free_reach if free else 0.0)
+        return cost + (reach_weight if port in reached else 0.0)
+
+    # ------------------------------------------------------------ the decisions
+
+    def best_play(self, t: Table, boat: int, heading: int):
+        """The play maximising (value, steps, card value), as greedy's best_play ranks gains."""
+        best = None
+        best_key = None
+        for v, k in play_options(t):
+            key = (self.play_value(t, v, k, boat, heading), v * k, v)
+            if best_key is None or key > best_key:
+                best, best_key = (v, k), key
+        return best, best_key
+
+    def choose_start_end(self, t: Table) -> str:
+        _, left = self.best_play(t, 0, ref.RIGHT)
+        _, right = self.best_play(t, ref.N_PORTS - 1, ref.LEFT)
+        return "right" if right[0] > left[0] else "left"
+
+    def choose_action(self, t: Table, options: list[Action]) -> Action:
+        can_draw = options[0].kind == DRAW
+        if not t.hand:
+            return Action(DRAW)
+        (v, k), key = self.best_play(t, t.boat, t.heading)
+        if key[0] >= self.draw_value(t) or not can_draw:
+            return Action(PLAY, v, k)
+        return Action(DRAW)
+
+    def choose_continue(self, t: Table, value: int) -> bool:
+        port, _ = ref.course(t.rules, t.face_up, t.boat, t.heading, value)
+        f = landing_features(t, port, value, 1, Plan.now(t), self.replenish_weight)
+        return self.value(t, f) > self.stop(t)
+
+    def choose_flip(self, t: Table, candidates: list[int]) -> int:
+        reached = {ref.course(t.rules, t.face_up, t.boat, t.heading, v)[0]
+                   for v in t.hand_values()}
+        return min(candidates, key=lambda i: (self.flip_cost(t, i, reached), i))
+
+
 def build(policy, rng: Rng):
     """The reference decision maker for a declared ``Policy`` (engines._game.Policy)."""
     return BUILDERS[policy.name](policy, rng)
@@ -245,4 +455,5 @@ BUILDERS = {
     "random": lambda policy, rng: RandomPolicy(rng),
     "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
     "rollout": lambda policy, rng: RolloutPolicy(rng, **policy.params()),
+    "heuristic": lambda policy, rng: HeuristicPolicy(**policy.params()),
 }
