@@ -50,9 +50,9 @@ def load_game(info) -> dict[str, Any]:
 
 
 def load_file(info, path: str | Path, declared: dict | None = None, name: str | None = None):
-    """The ``PolicySpec`` a trained-set file describes (a RulesError names what is wrong)."""
-    from engines._game import PolicySpec
-
+    """The ``PolicySpec`` a trained-set file describes (a RulesError names what is wrong).
+    It is its base policy's declaration with another name, help, defaults and provenance
+    (made from it, so this module needs nothing of ``engines._game``, which loads it)."""
     path = Path(path)
     declared = info.policies if declared is None else declared
     name = path.stem if name is None else name
@@ -94,8 +94,8 @@ def load_file(info, path: str | Path, declared: dict | None = None, name: str | 
                    for p in base.params)
     how = f"`{made['command']}`" if isinstance(made.get("command"), str) else "rumsim train"
     text = help_text or f"{base_name} with the parameters trained by {how}"
-    return PolicySpec(name, base.code, text, params, slow=base.slow, made=dict(made),
-                      base=base_name)
+    return dataclasses.replace(base, name=name, help=text, params=params, made=dict(made),
+                               base=base_name)
 
 
 def check_value(param, value, what: str) -> float:

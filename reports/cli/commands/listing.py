@@ -48,7 +48,8 @@ def games(fmt: FormatOpt = "table") -> None:
     for r in rows:
         plural = "player" if r["players"] == "1" else "players"
         echo(f"{r['game']:<14} {r['title']} ({r['players']} {plural}): {r['summary']}")
-        echo(f"{'':<14} policies: {', '.join(r['policies'])} (default {r['default_policy']})")
+        echo(f"{'':<14} policies: {', '.join(r['policies'])} (default {r['default_policy']}; "
+             "`rumsim rules GAME` lists their parameters)")
         echo(f"{'':<14} columns: {', '.join(r['columns'])}")
 
 
@@ -66,6 +67,7 @@ def rules(game: GameArg, fmt: FormatOpt = "table") -> None:
                          "help": o.help} for o in options],
             "presets": {name: {"help": text, "overrides": over}
                         for name, (text, over) in cls.PRESETS.items()},
+            "policies": [_policy_record(spec) for spec in info.policies.values()],
         }, indent=2, default=list))
         return
     if fmt == "csv":
@@ -86,6 +88,32 @@ def rules(game: GameArg, fmt: FormatOpt = "table") -> None:
     for name, (text, over) in cls.PRESETS.items():
         shown = ", ".join(f"{k}={cls.option(k).show(v)}" for k, v in over.items()) or "no changes"
         echo(f"  {name}: {text} [{shown}]")
+    echo("")
+    echo("Policies (--policy NAME, or NAME:key=value to change a parameter):")
+    for spec in info.policies.values():
+        kind = " (slow)" if spec.slow else ""
+        echo(f"  {spec.name}{kind}: {spec.help}")
+        if spec.params:
+            echo("    " + ", ".join(f"{p.name}={_num(p.default)}" for p in spec.params))
+        if spec.made:
+            made = spec.made
+            echo(f"    trained by: {made.get('command', '?')} (rumsim {made.get('rumsim', '?')}"
+                 f", {made.get('games', 0):,} games)")
+            for key, line in (made.get("check") or {}).items():
+                echo(f"    check {key}: {line}")
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def _policy_record(spec) -> dict:
+    """A policy as `rules --format json` lists it."""
+    return {"name": spec.name, "help": spec.help, "slow": spec.slow, "base": spec.base,
+            "params": [{"name": p.name, "default": p.default, "low": p.low, "high": p.high,
+                        "integer": p.integer, "help": p.help,
+                        "search": list(p.search) if p.search else None} for p in spec.params],
+            "made": spec.made}
 
 
 def _short(text: str, width: int = 24) -> str:
