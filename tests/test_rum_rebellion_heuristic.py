@@ -23,7 +23,7 @@ SPEC = GAME.policies["heuristic"]
 ACTIVE = ("heuristic:crime_limit=4.5:crime_gain=2.9:crime_jail=2.1:crime_need=0.5"
           ":crime_threat=2.1:chal_votes=0.1:chal_edge_threat=4.1:chal_base=0.1:chal_odds=7.6"
           ":chal_threat=2.1:chal_risk=-3.6:chal_reach=-1.5:chal_knock=2:vote_worth=1.13"
-          ":buy_reach=4:ann_base=0.8:ann_odds=5.7:ann_later=2:rc_reserve=1")
+          ":buy_reach=4:ann_base=0.8:ann_odds=5.7:ann_later=2:ann_thin=-0.5:rc_reserve=1")
 
 
 def assert_same(rules, policy_text, players, seed, games, first=0):
@@ -153,6 +153,7 @@ MOVES = [
     ("ann_base", -0.5, ":ann_odds=5"),
     ("ann_odds", 10.0, ""),
     ("ann_later", 10.0, ""),
+    ("ann_thin", -2.0, ""),
     ("rc_reserve", 4.0, ""),
 ]
 

@@ -71,7 +71,8 @@ POLICIES = {
               "coup: the last card is worth more than its votes", -20.0, 20.0,
               search=(-5.0, 10.0)),
         # announce iff ann_base + ann_odds x (P(WIN next) - 1/2)
-        #              + ann_later x (mean P(WIN) of the P - 1 cards after it - 1/2) >= 0
+        #              + ann_later x (mean P(WIN) of the P - 1 cards after it - 1/2)
+        #              + ann_thin x [one lost challenge would lapse it] >= 0
         Param("ann_base", 1.0, "announce as soon as eligible: every round waited is a round "
               "for rivals (threshold: always)", -10.0, 10.0, search=(-2.0, 2.0)),
         Param("ann_odds", 0.0, "x the counted chance that the next card is WIN (the attempt "
@@ -80,6 +81,10 @@ POLICIES = {
         Param("ann_later", 0.0, "x the counted chance of WIN over the P - 1 cards after the "
               "next (rivals' draws may come first; none under coup_delay=none)", -40.0, 40.0,
               search=(-5.0, 15.0)),
+        Param("ann_thin", 0.0, "x [one lost challenge before the attempt would drop the "
+              "votes below the coup]: an announcement draws the rivals' challenges, so a thin "
+              "margin may be worth another card first (0 under coup_delay=none)", -10.0, 10.0,
+              search=(-3.0, 2.0)),
         # move up to the Rum Corps iff barrels - commission_cost >= rc_reserve
         Param("rc_reserve", 0.0, "barrels kept after buying the commission: an officer "
               "with no barrels cannot buy the Vote cards it lands on (whole barrels)", 0.0,

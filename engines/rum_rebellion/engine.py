@@ -123,6 +123,7 @@ H_BUY_REACH = _H.buy_reach
 H_ANN_BASE = _H.ann_base
 H_ANN_ODDS = _H.ann_odds
 H_ANN_LATER = _H.ann_later
+H_ANN_THIN = _H.ann_thin
 H_RC_RESERVE = _H.rc_reserve
 HEURISTIC_RISK = 0.5       # the house-rule decisions it takes from threshold(0.5)
 TOL = 1e-9                 # policies.TOL
@@ -1151,14 +1152,16 @@ def h_announce(s, g, pol, p):
     """HeuristicPolicy.announce_coup."""
     o = p * PW
     later = 0.5
+    thin = 0.0
     if g[R.coup_delay] != 2:
         L = max(1, s[S_P] - 1)
         total = 0.0
         for k in range(1, L + 1):
             total += win_chance(s, g, k)
         later = total / L
+        thin = 0.0 if eligible_with(s, g, p, s[S_VOTES + p] - g[R.challenge_stake]) else 1.0
     return (pol[o + H_ANN_BASE] + pol[o + H_ANN_ODDS] * (win_chance(s, g, 0) - 0.5)
-            + pol[o + H_ANN_LATER] * (later - 0.5) >= -TOL)
+            + pol[o + H_ANN_LATER] * (later - 0.5) + pol[o + H_ANN_THIN] * thin >= -TOL)
 
 
 # ================================================================ squares (spec §4.5)

@@ -316,6 +316,7 @@ class HeuristicPolicy(ThresholdPolicy):
     * announce:  ann_base + ann_odds x (P(WIN next) - 1/2) + ann_later x (mean P(WIN) of
                  the L = max(1, P - 1) cards after it - 1/2) >= 0 (under coup_delay=none,
                  where announcing is attempting on the next card, the later term is 0)
+                 + ann_thin x [votes - challenge_stake would not be enough] (0 under none)
     * move up to the Rum Corps iff barrels - commission_cost >= rc_reserve
     * everything else (redeem, ticket, promotion, Store sale, Major's income, side
       bets, vote trades) as threshold(0.5).
@@ -387,14 +388,17 @@ class HeuristicPolicy(ThresholdPolicy):
 
     def announce_coup(self, t, p) -> bool:
         later = 0.5
+        thin = 0.0
         if t.rules.coup_delay != "none":
             L = max(1, t.P - 1)
             total = 0.0
             for k in range(1, L + 1):
                 total += win_chance(t, k)
             later = total / L
+            votes = t.players[p].votes - t.rules.challenge_stake
+            thin = 0.0 if eligible_with(t, p, votes) else 1.0
         return (self.ann_base + self.ann_odds * (win_chance(t, 0) - 0.5)
-                + self.ann_later * (later - 0.5) >= -TOL)
+                + self.ann_later * (later - 0.5) + self.ann_thin * thin >= -TOL)
 
 
 def build(policy, rng: Rng):
