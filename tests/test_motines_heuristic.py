@@ -22,10 +22,10 @@ from engines.motines.rules import Rules
 
 SPEC = POLICIES["heuristic"]
 # a point of the box like the ones the trainer found (every weight away from its default)
-TUNED = ("heuristic:w_money=0.66:w_cash=1:cash_target=1.1:w_fish=0.6:w_ice=0.5:"
-         "ice_excess=0.27:w_sale=1.3:w_treasure=1.9:sell_min=5.7:captain_bonus=2.4:"
-         "captain_bonus_early=2.5:captain_bonus_late=1.7:mutiny_denial=0.49:lam=0.68:"
-         "money_reserve=1")
+TUNED = ("heuristic:w_money=0.754:w_cash=0.326:cash_target=1.68:w_fish=0.942:w_ice=0.321:"
+         "ice_excess=0.132:w_sale=1.145:w_treasure=2.22:sell_min=9.36:captain_bonus=2.32:"
+         "captain_bonus_early=1.77:captain_bonus_late=1.52:mutiny_denial=0.612:lam=0.29:"
+         "money_reserve=3")
 
 
 def assert_same(rules, policy_text, players, seed, games, first=0):
@@ -116,7 +116,7 @@ def test_every_player_count(players):
 
 MIXES = [
     (3, f"random,{TUNED},planner"),
-    (4, f"{TUNED},random,{TUNED.replace('lam=0.68', 'lam=0')},greedy"),
+    (4, f"{TUNED},random,{TUNED.replace('lam=0.29', 'lam=0')},greedy"),
     (5, f"planner,{TUNED},random,random,heuristic:w_cash=1.2:cash_target=5:sell_min=8"),
 ]
 
@@ -134,6 +134,7 @@ RULES = [
     {"free_round_resolution": "placement_order", "free_round_slots_exclusive": False},
     {"mutiny_pv": (0, 3, 1, 10), "treasure_modified_until_marker": 0,
      "auto_use_simple_treasures": False},
+    {"last_captain_mutiny": "forbidden", "previous_action_rule": "none", "num_mutinies": 4},
 ]
 
 

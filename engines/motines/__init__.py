@@ -57,7 +57,7 @@ POLICIES = {
                             "treasures weighed; Captain bonus by stage of the game; mutiny and "
                             "Captain denial; a sale floor (feature weights for rumsim train)", (
         Param("w_money", 0.5, "a $ is half a PV at final scoring (1 PV per 2$)", 0, 5,
-              search=(0.25, 1.0)),
+              search=(0.25, 1.25)),
         Param("w_cash", 0.0, "a $ up to cash_target is worth more before the free round: it "
               "pays a 3$ mutiny (+4 PV) or 2 PV for 2$", -5, 5, search=(0.0, 1.5)),
         Param("cash_target", 3, "the $ reserve w_cash rewards: a 3$ mutiny's price", 0, 30,
@@ -65,7 +65,7 @@ POLICIES = {
         Param("w_fish", 0.5, "a fish held: 1$ at final scoring, and a card toward a sale", -5,
               5, search=(0.0, 1.5)),
         Param("w_ice", 1.0, "an ice held costs 1 PV at the end unless a sale takes it", -5, 5,
-              search=(0.25, 2.0)),
+              search=(0.0, 2.0)),
         Param("ice_excess", 0.0, "ice above what the hand's icons can sell off is sure to "
               "cost its PV", -5, 5, search=(0.0, 1.5)),
         Param("w_sale", 1.0, "the best sale's gain is only potential until a market action "
@@ -73,7 +73,7 @@ POLICIES = {
         Param("w_treasure", 1.0, "held and expected treasures' values (2 PV, 2$, 4 PV for "
               "4$, market, fish)", -5, 5, search=(0.25, 3.0)),
         Param("sell_min", 0.0, "in normal rounds sell only for a gain above this: a bigger "
-              "set may come", 0, 100, search=(0.0, 10.0)),
+              "set may come", 0, 100, search=(0.0, 14.0)),
         Param("captain_bonus", 1.5, "a mutiny's captaincy (position 1 of the action one "
               "picks) in mid-game", -100, 100, search=(-1.0, 4.0)),
         Param("captain_bonus_early", 1.5, "the captaincy while treasures are replaced by "
@@ -84,8 +84,9 @@ POLICIES = {
         Param("mutiny_denial", 0.0, "per follower still to choose: a mutiny taken is one "
               "that follower cannot take (2.5 PV and the captaincy)", -10, 10,
               search=(-0.5, 1.0)),
-        Param("lam", 0.0, "Captain denial: weight of the followers' mean JOIN gain above "
-              "Subvention that the Captain's action hands them", -10, 10, search=(0.0, 1.5)),
+        Param("lam", 0.0, "Captain denial: weight of the JOIN gain above Subvention that "
+              "the Captain's action hands the first follower expected to join (the first "
+              "who can pay a mutiny mutinies)", 0, 10, search=(0.0, 1.5)),
         _RESERVE_SEARCH,
     )),
 }

@@ -204,30 +204,28 @@ S_USE = S_OFFER + 160                 # 160: treasures to use
 S_SALE = S_USE + 160                  # 7: a sale (combo, r, b, p, y, j, x)
 S_UNSEEN = S_SALE + 8                 # 7: unseen fish or treasures
 S_FBASE = S_UNSEEN + 8                # 5: followers' Phi (planner D1)
-S_BLIND_KEY = S_FBASE + 5             # whose blind-fish value F_BLIND holds (-1: none)
-S_POOL = S_FBASE + 8                  # MAX_DECK: a rollout's re-dealt cards
+S_GEN = S_FBASE + 5                   # the decision under way (``fresh``), for the caches:
+S_BLIND_KEY = S_GEN + 1               # MAX_P: per seat, whose blind-fish value F_BLIND holds
+S_DISP_KEY = S_BLIND_KEY + MAX_P      # MAX_P x MAX_DISPLAY: and whose display-card value
+S_POOL = S_DISP_KEY + MAX_P * MAX_DISPLAY  # MAX_DECK: a rollout's re-dealt cards
 S_RO_SAMPLES = S_POOL + MAX_DECK      # 5: each seat's rollout samples
 S_RO_WIDTH = S_RO_SAMPLES + MAX_P     # 5: and width
-S_DSLOT = S_RO_WIDTH + MAX_P          # 5: heuristic denial, each follower's best slot
-S_DFOUND = S_DSLOT + MAX_P            # 5: ... whether it has a best (1) and a second (2)
-S_CACHE = S_DFOUND + MAX_P            # CACHE_N: best sales, direct-mapped (memo_look)
+S_CACHE = S_RO_WIDTH + MAX_P          # CACHE_N: best sales, direct-mapped (memo_look)
 S_SIZE = S_CACHE + CACHE_N
 
 # ---------------------------------------------------------------- the policies' floats
 F_CHANCE = 0               # 5: P(a treasure) at positions 1-5
-F_BLIND = 5                # the blind-fish value of this decision (S_BLIND_KEY)
-F_GAME = 8                 # the floats above are a game's own; a playout has a copy
+F_BLIND = 5                # MAX_P: each seat's blind-fish value in this decision
+F_DISP = F_BLIND + MAX_P   # MAX_P x MAX_DISPLAY: each seat's display-card values in it
+F_GAME = F_DISP + MAX_P * MAX_DISPLAY  # the floats above are a game's own; a playout has
+#                                        its own (the chances copied)
 F_GPOL = F_GAME            # MAX_P x PW: the seats' rows, a rollout seat's as greedy's
 F_POPOL = F_GPOL + MAX_P * PW  # MAX_P x PW: every seat greedy (a rollout's playouts)
 F_RO_W = F_POPOL + MAX_P * PW  # 5: each seat's rollout score_weight
 F_RO_VAL = F_RO_W + MAX_P      # MAX_OPTIONS: greedy's values of a rollout's options
 F_RO_WIN = F_RO_VAL + MAX_OPTIONS  # MAX_P: a playout's win shares
 F_COPY = F_RO_WIN + MAX_P      # F_GAME: the playout's own floats (chances, blind value)
-F_HBASE = F_COPY + F_GAME      # MAX_P: heuristic denial, the followers' Phi
-F_HSUB = F_HBASE + MAX_P       # MAX_P: ... their Subvention values
-F_HBEST = F_HSUB + MAX_P       # MAX_P: ... their best JOIN value in a box
-F_HSECOND = F_HBEST + MAX_P    # MAX_P: ... and the best but for the best's slot
-F_SIZE = F_HSECOND + MAX_P
+F_SIZE = F_COPY + F_GAME
 
 # after the state: the rollout's playout state (the same layout), then its scratch
 S_COPY = S_SIZE
@@ -1022,20 +1020,22 @@ def blind_value_now(s, pol, ps, seat, dice, base):
 @njit(cache=True)
 def blind_value(s, fb, pol, ps, seat, dice, base):
     """``blind_value_now``, kept for the rest of the decision (see ``fresh``) under
-    (ps, seat, dice): the options of one decision value the same blind fish."""
-    key = (ps * 8 + seat) * 8 + dice
-    if s[S_BLIND_KEY] == key:
-        return fb[F_BLIND]
+    (ps, dice), one per seat: the options of one decision value the same blind fish."""
+    key = (s[S_GEN] * 8 + ps) * 8 + dice
+    if s[S_BLIND_KEY + seat] == key:
+        return fb[F_BLIND + seat]
     value = blind_value_now(s, pol, ps, seat, dice, base)
-    s[S_BLIND_KEY] = key
-    fb[F_BLIND] = value
+    s[S_BLIND_KEY + seat] = key
+    fb[F_BLIND + seat] = value
     return value
 
 
 @njit(cache=True, inline="always")
 def fresh(s):
-    """A decision starts: values kept from an earlier state are forgotten."""
-    s[S_BLIND_KEY] = -1
+    """A decision starts: values kept from an earlier state (in this decision's caches,
+    ``blind_value`` and ``display_value``, keyed by S_GEN) are forgotten. Only a decision's
+    valuation of its options reads the caches; nothing changes the table meanwhile."""
+    s[S_GEN] += 1
 
 
 @njit(cache=True)
@@ -1114,7 +1114,7 @@ def can_pay(s, seat, colour):
 
 
 @njit(cache=True)
-def display_value(s, pol, ps, seat, base, index):
+def display_value_now(s, pol, ps, seat, base, index):
     """(affordable, Phi gain) of buying display card ``index``."""
     colour = s[S_DISPLAY + index]
     if colour == EMPTY or not can_pay(s, seat, colour):
@@ -1122,6 +1122,23 @@ def display_value(s, pol, ps, seat, base, index):
     ice = s[S_RULES + R.fish_prices + 2 * colour]
     money = s[S_RULES + R.fish_prices + 2 * colour + 1]
     return True, phi(s, pol, ps, seat, 0, -money, -ice, colour) - base
+
+
+@njit(cache=True)
+def display_value(s, fb, pol, ps, seat, base, index):
+    """``display_value_now``, kept for the rest of the decision (see ``fresh``) under ps,
+    one per seat and card: Selective fishing and Special Offers value the same cards."""
+    colour = s[S_DISPLAY + index]
+    if colour == EMPTY or not can_pay(s, seat, colour):
+        return False, 0.0
+    at = seat * MAX_DISPLAY + index
+    key = s[S_GEN] * 8 + ps
+    if s[S_DISP_KEY + at] == key:
+        return True, fb[F_DISP + at]
+    ok, value = display_value_now(s, pol, ps, seat, base, index)
+    s[S_DISP_KEY + at] = key
+    fb[F_DISP + at] = value
+    return True, value
 
 
 @njit(cache=True)
@@ -1135,14 +1152,14 @@ def is_reserved(s, index):
 
 
 @njit(cache=True)
-def best_display(s, pol, ps, seat, base):
+def best_display(s, fb, pol, ps, seat, base):
     """(found, gain) of the best affordable, unreserved display card (ties: lowest index)."""
     found = False
     best_v = 0.0
     for i in range(s[S_D]):
         if is_reserved(s, i):
             continue
-        ok, v = display_value(s, pol, ps, seat, base, i)
+        ok, v = display_value(s, fb, pol, ps, seat, base, i)
         if ok and (not found or v > best_v + TOL):
             found = True
             best_v = v
@@ -1157,7 +1174,7 @@ def offer_value(s, fb, pol, ps, seat, base, offer):
             return 0.0
         return phi(s, pol, ps, seat, SO_2PV_GAIN, -SO_2PV_PRICE, 0, -1) - base
     if offer == SO_FISHING:
-        found, best = best_display(s, pol, ps, seat, base)
+        found, best = best_display(s, fb, pol, ps, seat, base)
         blind = blind_value(s, fb, pol, ps, seat, 0, base) if blind_available(s) else 0.0
         return blind if (not found or blind > best + TOL) else best
     if offer == SO_ICE:
@@ -1189,7 +1206,7 @@ def action_value(s, fb, pol, ps, seat, base, box, slot, position, n_ice):
     if box == SF:
         if slot == NO_SLOT:
             return blind_value(s, fb, pol, ps, seat, 0, base) if blind_available(s) else 0.0
-        ok, value = display_value(s, pol, ps, seat, base, slot)
+        ok, value = display_value(s, fb, pol, ps, seat, base, slot)
         if not ok:
             return 0.0
         if s[rr + R.sf_buy_mandatory] != 0:
@@ -1480,69 +1497,81 @@ def planner_follower(s, fb, pol, seat, n):
 
 
 @njit(cache=True)
+def joiner(s, seat):
+    """HeuristicPolicy.joiner: the first follower of Captain ``seat`` expected to join, the
+    followers clockwise but the first who can pay a Mutiny (1$) when one may be taken."""
+    P = s[S_P]
+    skip = not (s[S_PHASE] == LAST_CAPTAIN and s[S_RULES + R.last_captain_mutiny] == 1)
+    for i in range(1, P):
+        f = (seat + i) % P
+        if skip and s[_pl(f) + PL_MONEY] >= 1:
+            skip = False
+            continue
+        return f
+    return (seat + 1) % P
+
+
+@njit(cache=True)
 def heuristic_captain(s, fb, pol, seat, n):
     """HeuristicPolicy.captain_action: greedy's when lam = 0, else the own gain less lam x
-    the followers' mean best JOIN gain above their Subvention. Each follower's best (and
-    best but for the best's slot) is found once per box; an exact maximum either way."""
+    the joiner's best JOIN gain (at position 2) above its Subvention. The joiner's best
+    (and best but for the best's slot) is found once per box, an exact maximum either way,
+    and only for a box one of whose options could still win the scan: the denial term is
+    never negative (lam >= 0), so an option whose own gain is not above the incumbent's
+    value by more than TOL cannot replace it whatever its denial term (the choice is the
+    full computation's)."""
     lam = pol[seat * PW + HEUR_AT.lam]
     if lam == 0.0:
         return greedy_captain(s, fb, pol, seat, n)
     fresh(s)
     P = s[S_P]
     base = phi(s, pol, seat, seat, 0, 0, 0, -1)
-    for i in range(P - 1):
-        f = (seat + 1 + i) % P
-        fb[F_HBASE + i] = phi(s, pol, seat, f, 0, 0, 0, -1)
-        fb[F_HSUB + i] = sub_value(s, pol, seat, f)
+    f = joiner(s, seat)
+    fbase = phi(s, pol, seat, f, 0, 0, 0, -1)
+    fsub = sub_value(s, pol, seat, f)
     fm_exclusive = s[S_RULES + R.market_slots_exclusive] != 0
     at_box = -1
+    found = 0
+    b1 = 0.0
+    b2 = 0.0
+    b1slot = -2
     best = 0
     best_v = 0.0
     for k in range(n):
         o = s[S_OPT + k]
         box = _opt_box(o)
         slot = _opt_slot(o)
+        own = action_value(s, fb, pol, seat, seat, base, box, slot, 1, P)
+        if k > 0 and own <= best_v + TOL:
+            continue  # it cannot win: its value is at most its own gain
         if box != at_box:
             at_box = box
-            for i in range(P - 1):
-                f = (seat + 1 + i) % P
-                m = join_slots(s, S_OPT2, box, i + 2, False)
-                found = 0
-                b1 = 0.0
-                b2 = 0.0
-                b1slot = -2
-                for j in range(m):
-                    sl = _opt_slot(s[S_OPT2 + j])
-                    v = action_value(s, fb, pol, seat, f, fb[F_HBASE + i], box, sl, i + 2, P)
-                    if (found & 1) == 0 or v > b1:
-                        if found & 1:
-                            b2 = b1
-                            found |= 2
-                        b1 = v
-                        b1slot = sl
-                        found |= 1
-                    elif (found & 2) == 0 or v > b2:
-                        b2 = v
+            m = join_slots(s, S_OPT2, box, 2, False)
+            found = 0
+            b1 = 0.0
+            b2 = 0.0
+            b1slot = -2
+            for j in range(m):
+                sl = _opt_slot(s[S_OPT2 + j])
+                v = action_value(s, fb, pol, seat, f, fbase, box, sl, 2, P)
+                if (found & 1) == 0 or v > b1:
+                    if found & 1:
+                        b2 = b1
                         found |= 2
-                fb[F_HBEST + i] = b1
-                fb[F_HSECOND + i] = b2
-                s[S_DSLOT + i] = b1slot
-                s[S_DFOUND + i] = found
-        own = action_value(s, fb, pol, seat, seat, base, box, slot, 1, P)
+                    b1 = v
+                    b1slot = sl
+                    found |= 1
+                elif (found & 2) == 0 or v > b2:
+                    b2 = v
+                    found |= 2
         exclusive = box == SF or box == SO or (box == FM and fm_exclusive)
         denied = 0.0
-        for i in range(P - 1):
-            found = s[S_DFOUND + i]
-            if exclusive and slot != NO_SLOT and slot == s[S_DSLOT + i]:
-                if (found & 2) == 0:
-                    continue
-                v = fb[F_HSECOND + i]
-            else:
-                if (found & 1) == 0:
-                    continue
-                v = fb[F_HBEST + i]
-            denied += max(0.0, v - fb[F_HSUB + i])
-        v = own - lam * (denied / (P - 1))
+        if exclusive and slot != NO_SLOT and slot == b1slot:
+            if found & 2:
+                denied = max(0.0, b2 - fsub)
+        elif found & 1:
+            denied = max(0.0, b1 - fsub)
+        v = own - lam * denied
         if k == 0 or v > best_v + TOL:
             best = k
             best_v = v
@@ -1609,7 +1638,7 @@ def ask_if_keep(s, pol, rng, seat, colour, price):
 def ask_sf_buy(s, pol, rng, seat, index):
     if s[S_CODE + seat] == RANDOM:
         return rng_below(_seat_rng(rng, seat), 2) == 0
-    ok, v = display_value(s, pol, seat, seat, phi(s, pol, seat, seat, 0, 0, 0, -1), index)
+    ok, v = display_value_now(s, pol, seat, seat, phi(s, pol, seat, seat, 0, 0, 0, -1), index)
     return ok and v > TOL
 
 
@@ -1636,7 +1665,7 @@ def ask_so_fishing(s, pol, rng, seat, n):
         i = s[S_SOOPT + k]
         if i == BLIND:
             continue
-        ok, v = display_value(s, pol, seat, seat, base, i)
+        ok, v = display_value_now(s, pol, seat, seat, base, i)
         if best == BLIND or v > best_v + TOL:
             best = i
             best_v = v
@@ -2494,6 +2523,11 @@ def setup_block(ints, floats, g, f, pol, P, cap):
         floats[F_CHANCE + k] = hits / 36.0
     for i in range(CACHE_N):
         s[S_CACHE + i] = -1
+    s[S_GEN] = 0
+    for i in range(MAX_P):
+        s[S_BLIND_KEY + i] = -1
+    for i in range(MAX_P * MAX_DISPLAY):
+        s[S_DISP_KEY + i] = -1
     # rollout: its parameters, greedy's rows for its own other decisions and for playouts,
     # and the playout state's copy of the per-block tables with every seat greedy
     for p in range(P):

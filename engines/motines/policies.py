@@ -635,10 +635,10 @@ class HeuristicPolicy(GreedyPolicy):
     rounds (0 later). A follower's Mutiny gets the captain bonus of the stage (early while
     treasures are replaced, late in the last P mutinies, 0 in the last Captain round)
     plus ``mutiny_denial`` per follower still to choose. The Captain's options lose
-    ``lam`` x the followers' mean best JOIN gain above their Subvention (each follower at
-    the position it would get if all joined, the Captain's slot taken where slots are
-    exclusive, valued with this policy's weights on the follower's holding; an exact
-    maximum over slots). At the defaults every choice is greedy's. Draws nothing.
+    ``lam`` x what they leave the joiner, the first follower expected to join (the first
+    who can pay a mutiny is expected to mutiny): its best JOIN gain at position 2 above
+    its Subvention (``captain_action``). At the defaults every choice is greedy's. Draws
+    nothing.
     """
 
     def __init__(self, w_money: float = _HEURISTIC("w_money"),
@@ -745,30 +745,41 @@ class HeuristicPolicy(GreedyPolicy):
             stage = self.captain_bonus
         return stage + self.mutiny_denial * self.still_to_place(t)
 
+    def joiner(self, t: Table, seat: int) -> int:
+        """The first of Captain ``seat``'s followers expected to join the action: the
+        followers clockwise but the first who can pay a Mutiny (1$), who is expected to
+        mutiny, when a mutiny may be taken this round."""
+        P = t.players
+        followers = [(seat + i) % P for i in range(1, P)]
+        if not (t.phase == LAST_CAPTAIN and t.rules.last_captain_mutiny == "forbidden"):
+            for f in followers:
+                if t.seats[f].money >= 1:
+                    followers.remove(f)
+                    break
+        return followers[0]
+
     def captain_action(self, t: Table, seat: int, options: list):
+        """Greedy's when lam = 0; else each option's own gain less lam x what it leaves the
+        joiner: its best JOIN gain at position 2 (the Captain's slot taken where slots are
+        exclusive; an exact maximum) above its Subvention, valued with this policy's
+        weights on the joiner's holding."""
         if self.lam == 0:
             return super().captain_action(t, seat, options)
         P = t.players
         h = holding(t, seat)
-        followers = [(seat + i) % P for i in range(1, P)]
-        held = [holding(t, f) for f in followers]
-        subs = [self.sub_value(t, hf) for hf in held]
-        # what each follower would get joining each box: (slot, value) at its position
-        joins = {(i, box): [(s, self.action_value(t, f, hf, box, s, i + 2, P))
-                            for s in join_slots(t, box, i + 2)]
-                 for box in dict.fromkeys(box for box, _ in options)
-                 for i, (f, hf) in enumerate(zip(followers, held, strict=True))}
+        f = self.joiner(t, seat)
+        hf = holding(t, f)
+        sub = self.sub_value(t, hf)
+        joins = {box: [(s, self.action_value(t, f, hf, box, s, 2, P))
+                       for s in join_slots(t, box, 2)]
+                 for box in dict.fromkeys(box for box, _ in options)}
         values = []
         for box, slot in options:
             own = self.action_value(t, seat, h, box, slot, 1, P)
             exclusive = box in (SF, SO) or (box == FM and t.rules.market_slots_exclusive)
-            denied = 0.0
-            for i in range(P - 1):
-                left = [v for s, v in joins[i, box]
-                        if not (exclusive and s != NO_SLOT and s == slot)]
-                if left:
-                    denied += max(0.0, max(left) - subs[i])
-            values.append(own - self.lam * (denied / (P - 1)))
+            left = [v for s, v in joins[box] if not (exclusive and s != NO_SLOT and s == slot)]
+            denied = max(0.0, max(left) - sub) if left else 0.0
+            values.append(own - self.lam * denied)
         return self.scan(options, values)
 
     def sub_money(self, t, seat) -> bool:
