@@ -34,7 +34,7 @@ POLICIES = {
                   search=(-5.0, 40.0)),
             Param("replenish_weight", 1.0, "greedy's value of each card a closed-port landing "
                   "returns to the deck (fuel for later landings)", -1000, 1000,
-                  search=(-2.0, 8.0)),
+                  search=(-2.0, 12.0)),
             Param("w_card", 0.0, "each card a landing puts into the collection: its share of "
                   "future suit sets (30 points per four suits), beyond its own score",
                   -1000, 1000, search=(-6.0, 12.0)),
@@ -54,26 +54,26 @@ POLICIES = {
                   -1000, 1000, search=(-8.0, 10.0)),
             Param("w_draw_free", 0.0, "added to the draw value when a DRAW turn closes no port "
                   "(flip_after_draw=false): then drawing costs no time", -1000, 1000,
-                  search=(-10.0, 60.0)),
+                  search=(-10.0, 80.0)),
             Param("w_draw_hand", 0.0, "draw value per card already in hand (a big hand already "
                   "holds its chains)", -1000, 1000, search=(-5.0, 3.0)),
             Param("w_draw_open", 0.0, "draw value per open port (turns left: early, drawn cards "
-                  "have time to make chains)", -1000, 1000, search=(-2.0, 5.0)),
+                  "have time to make chains)", -1000, 1000, search=(-2.0, 10.0)),
             Param("w_flip_reach", 0.0, "D4: cost of closing a port a hand card reaches from the "
                   "boat next turn", -1000, 1000, search=(-10.0, 25.0)),
             Param("w_flip_same", 0.0, "D4: cost of closing a port, per other open port paying "
                   "from its pile (how much of the pile stays reachable)", -1000, 1000,
-                  search=(-10.0, 15.0)),
+                  search=(-10.0, 20.0)),
             Param("w_flip_left", 0.0, "D4: cost of closing a port, per card below its pile's "
                   "top (what the port can still pay)", -1000, 1000, search=(-5.0, 15.0)),
             Param("w_free_replenish", 0.0, "added to replenish_weight when draws close no port: "
-                  "then movement cards run out, not turns", -1000, 1000, search=(-5.0, 15.0)),
+                  "then movement cards run out, not turns", -1000, 1000, search=(-5.0, 25.0)),
             Param("w_free_reach", 0.0, "added to w_flip_reach when draws close no port (a closed "
-                  "port in reach is a refuelling stop)", -1000, 1000, search=(-40.0, 10.0)),
+                  "port in reach is a refuelling stop)", -1000, 1000, search=(-50.0, 10.0)),
             Param("w_free_same", 0.0, "added to w_flip_same when draws close no port", -1000,
                   1000, search=(-20.0, 5.0)),
             Param("w_free_stop", 0.0, "added to w_stop when draws close no port", -1000, 1000,
-                  search=(-8.0, 8.0)),
+                  search=(-8.0, 12.0)),
         )),
 }
 

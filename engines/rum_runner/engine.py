@@ -20,7 +20,9 @@ Replay contract (see ``reference.py``): the world stream makes the deal,
 ``start_end=random``, replenishment and reshuffle shuffles; the policy stream
 makes the random policy's choices and, for the rollout policy, its re-deals
 and every random draw of its imagined games. Option lists, tie-breaks and the
-float arithmetic of greedy's gains follow ``policies.py`` exactly.
+float arithmetic of greedy's gains and of the heuristic's feature sums follow
+``policies.py`` exactly (the heuristic values each pile top once a decision, and
+skips planning chains that an upper bound shows cannot change it: ``heur_best``).
 
 Card ids are ``(rank - 2) * 4 + suit`` (``cards.py``): movement cards 0..15,
 rum cards 16..35, ports 36..51. The hand is one suit bitmask per value 2..5
