@@ -84,9 +84,13 @@ POLICIES = {
         Param("mutiny_denial", 0.0, "per follower still to choose: a mutiny taken is one "
               "that follower cannot take (2.5 PV and the captaincy)", -10, 10,
               search=(-0.5, 1.0)),
+        # Not trained (no search box): the joiner's gain is read off its whole hand, which
+        # hidden_hands keeps private (blind-drawn colours, treasure types), as the spec's
+        # planner reads it; a trained player plays on what it may see, so lam stays 0.
         Param("lam", 0.0, "Captain denial: weight of the JOIN gain above Subvention that "
               "the Captain's action hands the first follower expected to join (the first "
-              "who can pay a mutiny mutinies)", 0, 10, search=(0.0, 1.5)),
+              "who can pay a mutiny mutinies); reads that follower's private cards, so it is "
+              "not trained", 0, 10),
         _RESERVE_SEARCH,
     )),
 }
