@@ -54,7 +54,7 @@ SIGMA = 0.25            # CMA-ES's first step, in units of the search box
 RACE_SHARE = 0.25       # of the budget, for the race
 LEAST_DEALS = 100       # deals per candidate and generation, at least
 FINALISTS = 6           # raced finalists, the starting point included
-CHECK_GAMES = 4_000     # games per check (field policy and player count)
+CHECK_GAMES = 20_000    # games per check (field policy and player count)
 
 
 # ---------------------------------------------------------------- what is trained

@@ -57,7 +57,7 @@ def train(
     seed: SeedOpt = 0,
     check_games: Annotated[str, typer.Option(
         "--check-games", help="games of each check on fresh deals (each field policy at each "
-                              "player count)")] = "4_000",
+                              "player count)")] = "20_000",
     out: Annotated[Path | None, typer.Option(
         "--out", help="write the trained set to FILE.toml (its name is the file's; put it in "
                       "engines/<game>/trained/ to make it a policy of the game)")] = None,
