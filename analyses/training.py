@@ -414,7 +414,7 @@ class TrainAnswer:
         out = {"command": command, "seed": self.seed, "rumsim": version,
                "commit": commit or "unknown",
                "date": datetime.date.today().isoformat(), "game": self.game,
-               "players": self.players, "rules": ", ".join(self.rules),
+               "players": self.players, "rules": list(self.rules),
                "from": self.start.label(), "objective": self.target.name,
                "field": [*self.field, *(f"champion of stage {k + 1}"
                                         for k in range(len(self.champions)))],
