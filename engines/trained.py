@@ -130,6 +130,11 @@ def _toml_value(v) -> str:
     raise TypeError(f"cannot write {type(v).__name__} as TOML")
 
 
+def _key(k: str) -> str:
+    """A TOML key: bare when it can be, else quoted (a check named by its rules, say)."""
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else _toml_value(k)
+
+
 def render(base: str, values: dict[str, float], made: dict[str, Any], help_text: str = "") -> str:
     """A trained-set file's text: the base policy, its values, how it was made."""
     lines = []
@@ -139,16 +144,16 @@ def render(base: str, values: dict[str, float], made: dict[str, Any], help_text:
     if help_text:
         lines.append(f"help = {_toml_value(help_text)}")
     lines += ["", "[values]"]
-    lines += [f"{k} = {_toml_value(float(v))}" for k, v in values.items()]
+    lines += [f"{_key(k)} = {_toml_value(float(v))}" for k, v in values.items()]
     lines += ["", "[made]"]
     for k, v in made.items():
         if isinstance(v, dict):
             continue
-        lines.append(f"{k} = {_toml_value(v)}")
+        lines.append(f"{_key(k)} = {_toml_value(v)}")
     for k, v in made.items():
         if isinstance(v, dict):
-            lines += ["", f"[made.{k}]"]
-            lines += [f"{kk} = {_toml_value(vv)}" for kk, vv in v.items()]
+            lines += ["", f"[made.{_key(k)}]"]
+            lines += [f"{_key(kk)} = {_toml_value(vv)}" for kk, vv in v.items()]
     return "\n".join(lines) + "\n"
 
 

@@ -81,7 +81,7 @@ def test_render_reads_back_exactly(tmp_path):
     info = get_game("rum-runner")
     values = {"draw_threshold": 2.0 / 3.0, "replenish_weight": -1e-7}
     made = {"command": 'rumsim train rum-runner --seed 1 --note "x"', "seed": 1, "games": 10,
-            "check": {"standard": "1.0 [0.9, 1.1]"}}
+            "check": {"default": "1.0 [0.9, 1.1]", "flip_after_draw=false": "2.0"}}
     spec = load_file(info, write(tmp_path, "exact", render("greedy", values, made)))
     assert {p.name: p.default for p in spec.params} == values
     assert spec.made == made
