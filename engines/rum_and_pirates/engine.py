@@ -21,8 +21,10 @@ own copy of the float scratch at ``F_COPY``.
 
 The heuristic (``policies.HeuristicPolicy``) is greedy's row plus feature
 weights: greedy's every decision reads its row where it reads greedy's, and
-its D1 / D2 add the features to greedy's net (``heur_move``); a dark move's
-features are remembered per destination for the decision (``S_HSTAMP``).
+its D1 / D2 add the features to greedy's net (``heur_move``), from every corner class's
+value at once (``all_class_values``) and the seat's guard value by hand (``guard_table``);
+values that change only with parts of the state (supplies, maps, pubs, guards) are kept per
+seat with what they were computed from (``F_SUP`` ...).
 
 Replay contract (``READINGS.md`` beside this file, spec §4, §8.2): the world stream
 (rng words 0-3) draws the layout (unless the ``layout`` option fixes it), then
@@ -126,6 +128,8 @@ for _t in range(9):
         if data.rdv_matches(_t, _c):
             _RM[_t, CLASS[_c]] = 1
 RDV_MATCH = _RM.ravel().copy()
+RDV_CMASK = np.array([sum(1 << c for c in range(N_CL) if _RM[t, c]) for t in range(9)],
+                     dtype=np.int64)   # target -> the classes it matches, as bits
 N_RDV_TILES = 18
 RDV_MEAN = data.RDV_MEAN_VALUE
 
@@ -153,6 +157,8 @@ O_STOP = 10002
 MAX_OPT = 80
 
 MAX_P = 5
+MAX_HAND = 16   # hands 0-15 (data.PIRATES_PER_PLAYER pirates a player)
+assert data.PIRATES_PER_PLAYER < MAX_HAND
 
 # ---------------------------------------------------------------- a player's block
 PL_HAND = 0
@@ -198,7 +204,7 @@ _S, _S_GAME_END = _layout([
     ("STK", STK_TOTAL), ("STKN", 11),
     ("PUBD", 4), ("NPUBD", 1), ("MAPD", 4), ("NMAPD", 1),
     ("LAYOUT", 18), ("RU", NR), ("RV", NR), ("RL", NR), ("DC", ND), ("DL", ND), ("DPOS", ND),
-    ("DG", ND), ("CR", NC * 5), ("NCR", NC), ("CD", NC * 3), ("NCD", NC),
+    ("DG", ND), ("CR", NC * 5), ("NCR", NC), ("CRF", NC * 5), ("CD", NC * 3), ("NCD", NC),
     ("ROWN", NR), ("DOWN", ND), ("DPART", ND),
     ("ROWS", MAX_P),
     ("PL", MAX_P * PL_SIZE),
@@ -250,6 +256,7 @@ S_DPOS = _S["DPOS"]
 S_DG = _S["DG"]
 S_CR = _S["CR"]
 S_NCR = _S["NCR"]
+S_CRF = _S["CRF"]     # the far corner of each road in S_CR (same slots)
 S_CD = _S["CD"]
 S_NCD = _S["NCD"]
 S_ROWN = _S["ROWN"]
@@ -268,8 +275,8 @@ _B, _S_SIZE = _layout([
     ("BC", MAX_P), ("BV", MAX_P), ("BR", MAX_P), ("ALIVE", MAX_P), ("CNT", MAX_P),
     ("CROSS", MAX_P), ("LAST", MAX_P), ("PSTART", MAX_P), ("OUT", MAX_P), ("ELIM", MAX_P),
     ("GSTART", MAX_P + 1), ("RANK", MAX_P), ("TMP", 16), ("PC", 72), ("PS", 72),
-    ("POOL", 24), ("GVOK", 32), ("CVOK", N_CL), ("TIED", MAX_P), ("LEAD", 5),
-    ("HDEC", 1), ("HSTAMP", NC * 17),
+    ("POOL", 24), ("CVOK", N_CL), ("TIED", MAX_P), ("LEAD", 5),
+    ("DSTAMP", 1), ("ODEST", MAX_OPT), ("HQC", 8),
 ])
 S_RULES = S_GAME_END + _B["RULES"]
 S_CODE = S_GAME_END + _B["CODE"]
@@ -300,15 +307,16 @@ S_TMP = S_GAME_END + _B["TMP"]
 S_PC = S_GAME_END + _B["PC"]
 S_PS = S_GAME_END + _B["PS"]
 S_POOL = S_GAME_END + _B["POOL"]
-S_GVOK = S_GAME_END + _B["GVOK"]
 S_CVOK = S_GAME_END + _B["CVOK"]
 S_TIED = S_GAME_END + _B["TIED"]
 S_LEAD = S_GAME_END + _B["LEAD"]    # the leader after each round (reference.leader)
-# the heuristic's per-decision memo of a dark move's features, valid where its stamp is the
-# decision's number S_HDEC: the gift by destination corner (NC), my continuation by
-# destination and hand left (NC x 16); values in F_HMEMO
-S_HDEC = S_GAME_END + _B["HDEC"]
-S_HSTAMP = S_GAME_END + _B["HSTAMP"]
+# a D1/D2 decision's number (prep_values): S_CVOK and S_HQC hold the number of the decision
+# they were computed for, so a new decision starts without clearing them
+S_DSTAMP = S_GAME_END + _B["DSTAMP"]
+S_ODEST = S_GAME_END + _B["ODEST"]   # the destination corner of each move at S_OPT
+# hq_best's part that does not depend on the move (hq_own): decision number, seat, longest own
+# road, the two longest own dark halves and their count, the longest own pair
+S_HQC = S_GAME_END + _B["HQC"]
 S_SIZE = S_GAME_END + _S_SIZE
 
 # after the state: a playout's copy (same layout), then the rollout's own scratch
@@ -322,18 +330,25 @@ N_INT = S_RO_RNG + 4
 F_Q0 = 0                    # 6 x 22: host's sting chance by (players, threshold)
 F_CV = F_Q0 + 6 * 22        # N_CL: a decision's value of each corner class
 F_RB = F_CV + N_CL          # N_CL: the open rendezvous a class would fulfil (its VP)
-F_GV = F_RB + N_CL          # 32: the guard value by hand (valid where S_GVOK)
-F_NET = F_GV + 32           # MAX_OPT: nets of a decision's moves
+F_NET = F_RB + N_CL         # MAX_OPT: nets of a decision's moves (the rollout's)
 F_SCR = F_NET + MAX_OPT     # 8: misc
-F_HALF = F_SCR + 8          # the floats above are a state's own; a playout has a copy
+# a seat's values that outlive a decision, each with what it was computed from (its key; -1:
+# none, memo_reset): the SUPPLIES value (value, kept and drawn masks, w_coin: sup_value);
+# the MAP values (display, own maps, w_coin, 3 values: map_values); the PUB values (display
+# and who is active, w_coin, 3 values: pub_values); the GUARD value by hand (both guard
+# stacks, w_coin, hands 0-15: guard_table)
+F_SUP = F_SCR + 8           # 3 x MAX_P
+F_MAPM = F_SUP + 3 * MAX_P  # 6 a seat
+F_PUBM = F_MAPM + 6 * MAX_P  # 5 a seat
+F_GVM = F_PUBM + 5 * MAX_P  # 19 a seat
+F_HALF = F_GVM + 19 * MAX_P  # the floats above are a state's own; a playout has a copy
 F_COPY = F_HALF
 F_POL = 2 * F_HALF          # MAX_P x PW: the seats' rows (a rollout seat's as greedy's)
 F_POPOL = F_POL + MAX_P * PW  # MAX_P x PW: every seat greedy at its defaults (playouts)
 F_RO_SUM = F_POPOL + MAX_P * PW  # MAX_OPT: a rollout's sums per candidate
 F_HBASE = F_RO_SUM + MAX_OPT  # MAX_P x PW: the seats' declared rows (a heuristic's F_POL row
 #                                holds its weights of the current round: heur_round_weights)
-F_HMEMO = F_HBASE + MAX_P * PW  # NC x 17: the heuristic's memo (S_HSTAMP)
-F_SIZE = F_HMEMO + NC * 17
+F_SIZE = F_HBASE + MAX_P * PW
 
 
 # ================================================================ small helpers
@@ -514,6 +529,10 @@ def assemble(s):
         c = s[S_DC + d]
         s[S_CD + c * 3 + s[S_NCD + c]] = d
         s[S_NCD + c] += 1
+    for c in range(NC):
+        for k in range(s[S_NCR + c]):
+            r = s[S_CR + c * 5 + k]
+            s[S_CRF + c * 5 + k] = s[S_RV + r] if s[S_RU + r] == c else s[S_RU + r]
 
 
 # ================================================================ set-up (spec §4)
@@ -536,9 +555,6 @@ def _sort_stack(s, k, descending):
 def setup(s, rng, P):
     for i in range(S_GAME_END):
         s[i] = 0
-    s[S_HDEC] = 0
-    for i in range(NC * 17):
-        s[S_HSTAMP + i] = 0
     s[S_P] = P
     if s[S_RULES + R.layout] == -1:
         gen_layout(s, rng)
@@ -625,6 +641,7 @@ def enum_moves(s, p, again, at):
                 s[S_OPT + n] = r
                 s[S_OCOST + n] = s[S_RL + r]
                 s[S_OCOIN + n] = 0
+                s[S_ODEST + n] = s[S_CRF + c * 5 + i]
                 n += 1
     if dcoin + again <= coins and s[S_NCD + c] > 0:
         same = s[S_RULES + R.dark_same_corner] != 0
@@ -633,13 +650,14 @@ def enum_moves(s, p, again, at):
             if s[S_DOWN + x] != -1:
                 continue
             lx = s[S_DL + x]
-            for y in range(ND):
-                if y != x and s[S_DOWN + y] == -1 and (same or s[S_DC + y] != c) and \
-                        lx + s[S_DL + y] <= hand:
-                    s[S_OPT + n] = O_DARK + x * ND + y
-                    s[S_OCOST + n] = lx + s[S_DL + y]
-                    s[S_OCOIN + n] = dcoin
-                    n += 1
+            for y in range(ND):   # written at n always, kept (n + 1) when legal
+                ok = (y != x) & (s[S_DOWN + y] == -1) & (same | (s[S_DC + y] != c)) & \
+                    (lx + s[S_DL + y] <= hand)
+                s[S_OPT + n] = O_DARK + x * ND + y
+                s[S_OCOST + n] = lx + s[S_DL + y]
+                s[S_OCOIN + n] = dcoin
+                s[S_ODEST + n] = s[S_DC + y]
+                n += 1 if ok else 0
     return n - at
 
 
@@ -888,17 +906,28 @@ def map_score_colour(s, pb, ci, extra):
 
 @njit(cache=True)
 def map_expr(s, pp, p, code):
-    """Greedy's MAP value of taking display tile ``code``."""
+    """Greedy's MAP value of taking display tile ``code``: the paired score of its colour
+    with the tile less without it (map_score_colour's difference in closed form: with k tiles
+    held, the least of value m, it is 0 for k = 0, v + m for k odd, max(0, v - m) for k even),
+    plus the unpaired share when the count becomes odd."""
     pb = _pl(p)
-    ci = MAP_COL_IDX[code // 10]
+    base = pb + PL_MAPS + MAP_COL_IDX[code // 10] * 4
     v = code % 10
-    before = map_score_colour(s, pb, ci, 0)
-    after = map_score_colour(s, pb, ci, v)
-    k = 1
-    for w in range(3, 7):
-        k += s[pb + PL_MAPS + ci * 4 + w - 3]
-    val = float(after - before)
-    if k % 2 == 1:
+    k = 0
+    m = 0
+    for w in range(6, 2, -1):
+        c = s[base + w - 3]
+        if c > 0:
+            k += c
+            m = w
+    if k == 0:
+        gain = 0
+    elif k % 2 == 1:
+        gain = v + m
+    else:
+        gain = max(0, v - m)
+    val = float(gain)
+    if k % 2 == 0:
         odd = pp[p * PW + H_MAPODD] if s[S_CODE + p] == HEUR else 0.4
         val += odd * v
     return val
@@ -1466,73 +1495,228 @@ def sting_chance(fb, P, thr):
 
 @njit(cache=True)
 def prep_values(s, fb, pp, p):
-    """A new D1/D2 decision of ``p``: its class and guard values are computed when needed."""
-    for c in range(N_CL):
-        s[S_CVOK + c] = 0
-    for h in range(32):
-        s[S_GVOK + h] = 0
+    """A new D1/D2 decision of ``p``: its class and guard values are computed when needed.
+    Returns the decision's number: what S_CVOK and S_HQC hold where they are valid for this
+    decision (so nothing needs clearing)."""
+    k = s[S_DSTAMP] + 1
+    s[S_DSTAMP] = k
+    return k
+
+
+@njit(cache=True)
+def sup_value(s, fb, pp, p):
+    """Greedy's SUPPLIES value for ``p``: the mean over the tiles p has not drawn of
+    max(gain, supply_sell_coins * w_coin), summed in code order (0 if the stack is empty).
+    Remembered per seat (F_SUP) with what it reads: the kept and drawn masks and w_coin."""
+    if st_n(s, ST_SUP) == 0:
+        return 0.0
+    pb = _pl(p)
+    mask = s[pb + PL_SUP_KEPT]
+    drawn = s[pb + PL_SUP_DRAWN]
+    w_coin = pp[p * PW + G_WCOIN]
+    key = float(mask | (drawn << 20))
+    if fb[F_SUP + MAX_P + p] == key and fb[F_SUP + 2 * MAX_P + p] == w_coin:
+        return fb[F_SUP + p]
+    floor = s[S_RULES + R.supply_sell_coins] * w_coin
+    total = 0.0
+    cnt = 0
+    if s[S_RULES + R.supply_scoring] == 0:
+        # supply_score = SUP_SUM4 of the values present over all kinds
+        values = 0
+        for k in range(5):
+            values |= (mask >> (4 * k)) & 15
+        base = SUP_SUM4[values]
+        for i in range(20):
+            if drawn >> i & 1:
+                continue
+            gain = SUP_SUM4[values | (1 << (i & 3))] - base
+            total += max(gain, floor)
+            cnt += 1
+    else:
+        # best per kind: only tile i's kind changes
+        for i in range(20):
+            if drawn >> i & 1:
+                continue
+            nib = (mask >> (4 * (i >> 2))) & 15
+            gain = SUP_BEST4[nib | (1 << (i & 3))] - SUP_BEST4[nib]
+            total += max(gain, floor)
+            cnt += 1
+    v = total / cnt if cnt > 0 else 0.0
+    fb[F_SUP + p] = v
+    fb[F_SUP + MAX_P + p] = key
+    fb[F_SUP + 2 * MAX_P + p] = w_coin
+    return v
+
+
+@njit(cache=True)
+def map_class_value(s, pp, p, ci):
+    """Greedy's MAP value of the map corners of colour index ``ci`` (affordability aside): the
+    best displayed tile of that colour (the first within TOL), less map_price coins; 0: none."""
+    colour = 0 if ci == 0 else ci + 1
+    price = s[S_RULES + R.map_price] * pp[p * PW + G_WCOIN]
+    v = 0.0
+    found = False
+    for i in range(s[S_NMAPD]):
+        code = s[S_MAPD + i]
+        if code // 10 == colour:
+            x = map_expr(s, pp, p, code) - price
+            if not found or x > v + TOL:
+                v = x
+                found = True
+    return v
+
+
+@njit(cache=True)
+def pub_class_value(s, pp, p, colour):
+    """Greedy's PUB value of the pub corners of ``colour`` (0: no matching tile shown)."""
+    total = 0
+    n = 0
+    for i in range(s[S_NPUBD]):
+        if s[S_PUBD + i] // 10 == colour:
+            total += s[S_PUBD + i] % 10
+            n += 1
+    if n > 0:
+        return pub_value_of(s, pp, p, total, n)
+    return 0.0
+
+
+@njit(cache=True)
+def memo_reset(fb):
+    """Forget every seat's remembered values (F_SUP, F_MAPM, F_PUBM, F_GVM)."""
+    for p in range(MAX_P):
+        fb[F_SUP + MAX_P + p] = -1.0
+        fb[F_MAPM + 6 * p] = -1.0
+        fb[F_PUBM + 5 * p] = -1.0
+        fb[F_GVM + 19 * p] = -1.0
+
+
+@njit(cache=True)
+def map_values(s, fb, pp, p):
+    """map_class_value of the three colours for ``p`` into F_MAPM[6p + 3 + ci], recomputed
+    when the display, p's maps or w_coin differ from what they were computed from."""
+    b = F_MAPM + 6 * p
+    nd = s[S_NMAPD]
+    k1 = nd
+    for i in range(nd):
+        k1 |= s[S_MAPD + i] << (3 + 6 * i)     # codes < 64
+    pb = _pl(p)
+    k2 = 0
+    for j in range(12):
+        k2 |= s[pb + PL_MAPS + j] << (4 * j)   # counts < 16
+    w = pp[p * PW + G_WCOIN]
+    if fb[b] == float(k1) and fb[b + 1] == float(k2) and fb[b + 2] == w:
+        return
+    for ci in range(3):
+        fb[b + 3 + ci] = map_class_value(s, pp, p, ci)
+    fb[b] = float(k1)
+    fb[b + 1] = float(k2)
+    fb[b + 2] = w
+
+
+@njit(cache=True)
+def pub_values(s, fb, pp, p):
+    """pub_class_value of the three colours for ``p`` into F_PUBM[5p + 2 + colour],
+    recomputed when the display, who is active (pub_join_requires_active) or w_coin differ."""
+    b = F_PUBM + 5 * p
+    nd = s[S_NPUBD]
+    k = nd
+    for i in range(nd):
+        k |= s[S_PUBD + i] << (3 + 5 * i)      # codes < 32
+    if s[S_RULES + R.pub_join_requires_active] != 0:
+        for q in range(s[S_P]):
+            if is_active(s, q):
+                k |= 1 << (23 + q)
+    w = pp[p * PW + G_WCOIN]
+    if fb[b] == float(k) and fb[b + 1] == w:
+        return
+    for colour in range(3):
+        fb[b + 2 + colour] = pub_class_value(s, pp, p, colour)
+    fb[b] = float(k)
+    fb[b + 1] = w
+
+
+@njit(cache=True)
+def guard_table(s, fb, pp, p):
+    """Greedy's GUARD value max(E_big(h), E_small(h), 0) of ``p`` for every hand h in 0-15, at
+    F_GVM[19p + 3 + h] (returned: the offset of h = 0), recomputed when either guard stack
+    (tiles in order) or w_coin differ. guard_e runs once per distinct set of beaten tiles: a
+    hand beats the same tiles as the hand one less unless a tile sits at the threshold."""
+    b = F_GVM + 19 * p
+    nb = st_n(s, ST_BIG)
+    ns = st_n(s, ST_SMALL)
+    kb = nb
+    base = S_STK + STK_OFF[ST_BIG]
+    for i in range(nb):
+        kb |= s[base + i] << (4 + 3 * i)        # values < 8
+    ks = ns
+    base = S_STK + STK_OFF[ST_SMALL]
+    for i in range(ns):
+        ks |= s[base + i] << (4 + 3 * i)
+    w = pp[p * PW + G_WCOIN]
+    if fb[b] == float(kb) and fb[b + 1] == float(ks) and fb[b + 2] == w:
+        return b + 3
+    ge = s[S_RULES + R.guard_win_rule] != 0
+    visible = s[S_RULES + R.guard_stack_visible] != 0
+    for h in range(MAX_HAND):
+        fb[b + 3 + h] = 0.0
+    for kk in range(2):
+        k = ST_BIG if kk == 0 else ST_SMALL
+        n = st_n(s, k)
+        if n == 0:
+            continue
+        base = S_STK + STK_OFF[k]
+        seen = 0      # the tile values guard_e reads
+        for i in range(n - 1 if visible else 0, n):
+            seen |= 1 << s[base + i]
+        e = 0.0
+        for h in range(MAX_HAND):
+            t = h if ge else h - 1    # the value a hand of h beats that h - 1 does not
+            if h == 0 or (t >= 0 and (seen >> t) & 1):
+                e = guard_e(s, pp, p, k, h)
+            fb[b + 3 + h] = max(fb[b + 3 + h], e) if k == ST_SMALL else e
+    for h in range(MAX_HAND):
+        fb[b + 3 + h] = max(fb[b + 3 + h], 0.0)
+    fb[b] = float(kb)
+    fb[b + 1] = float(ks)
+    fb[b + 2] = w
+    return b + 3
+
+
+@njit(cache=True)
+def chest_class_value(s, fb):
+    v = float(s[S_CHEST]) if s[S_CHEST] >= 0 else 0.0
+    if s[S_SCORP] >= 0:
+        v += s[S_RULES + R.scorpion_value] * sting_chance(fb, s[S_P], s[S_SCORP])
+    return v
 
 
 @njit(cache=True)
 def class_value(s, fb, pp, p, cl):
     """Greedy's value of arriving at a corner of class ``cl`` (F_CV; guards and HQ depend on
     the move: move_net), and the open rendezvous of ``p`` it fulfils (F_RB)."""
-    P = s[S_P]
     pb = _pl(p)
     row = p * PW
-    w_coin = pp[row + G_WCOIN]
     v = 0.0
     if cl == CL_COIN:
-        v = w_coin
+        v = pp[row + G_WCOIN]
     elif cl == CL_PIRATE:
         R_left = s[S_RULES + R.num_rounds] - s[S_ROUND] + 1
         v = (pp[row + G_WREC] * R_left + pp[row + G_WHAND]) if s[pb + PL_RESERVE] >= 1 else 0.0
     elif cl == CL_SUP:
-        if st_n(s, ST_SUP) > 0:
-            mask = s[pb + PL_SUP_KEPT]
-            drawn = s[pb + PL_SUP_DRAWN]
-            base = supply_score(s, mask)
-            floor = s[S_RULES + R.supply_sell_coins] * w_coin
-            total = 0.0
-            cnt = 0
-            for i in range(20):
-                if drawn >> i & 1:
-                    continue
-                gain = supply_score(s, mask | (1 << i)) - base
-                total += max(gain, floor)
-                cnt += 1
-            v = total / cnt if cnt > 0 else 0.0
+        v = sup_value(s, fb, pp, p)
     elif cl == CL_RDV:
         if st_n(s, ST_RDV) > 0:
             v = RDV_MEAN * pp[row + G_PRDV]
             if s[S_ROUND] == s[S_RULES + R.num_rounds]:
                 v = v / 2
     elif CL_MAP_R <= cl <= CL_MAP_Y:
-        ci = cl - CL_MAP_R
-        colour = 0 if ci == 0 else ci + 1
-        found = False
-        price = s[S_RULES + R.map_price] * w_coin
-        for i in range(s[S_NMAPD]):
-            code = s[S_MAPD + i]
-            if code // 10 == colour:
-                x = map_expr(s, pp, p, code) - price
-                if not found or x > v + TOL:
-                    v = x
-                    found = True
+        map_values(s, fb, pp, p)
+        v = fb[F_MAPM + 6 * p + 3 + cl - CL_MAP_R]
     elif CL_PUB_R <= cl <= CL_PUB_G:
-        colour = cl - CL_PUB_R
-        total = 0
-        n = 0
-        for i in range(s[S_NPUBD]):
-            if s[S_PUBD + i] // 10 == colour:
-                total += s[S_PUBD + i] % 10
-                n += 1
-        if n > 0:
-            v = pub_value_of(s, pp, p, total, n)
+        pub_values(s, fb, pp, p)
+        v = fb[F_PUBM + 5 * p + 2 + cl - CL_PUB_R]
     elif cl == CL_CHEST:
-        v = float(s[S_CHEST]) if s[S_CHEST] >= 0 else 0.0
-        if s[S_SCORP] >= 0:
-            v += s[S_RULES + R.scorpion_value] * sting_chance(fb, P, s[S_SCORP])
+        v = chest_class_value(s, fb)
     elif cl == CL_RUM:
         v = s[S_RULES + R.rum_per_visit] * pp[row + G_WRUM]
     fb[F_CV + cl] = v
@@ -1542,70 +1726,142 @@ def class_value(s, fb, pp, p, cl):
             b = float(RDV_VP[s[pb + PL_RDV + j]])
             break
     fb[F_RB + cl] = b
-    s[S_CVOK + cl] = 1
+    s[S_CVOK + cl] = s[S_DSTAMP]
 
 
 @njit(cache=True)
-def hq_best(s, p, o):
-    """Most pirates one legal reclaim returns after move ``o`` of ``p`` is placed."""
-    best = 0
-    xx = -1
-    xy = -1
-    if o < O_DARK:
-        best = s[S_RL + o]
-    else:
-        xx = (o - O_DARK) // ND
-        xy = (o - O_DARK) % ND
+def all_class_values(s, fb, pp, p):
+    """class_value of every class at once (the heuristic's D1/D2: its features reach corners
+    two roads away); the same values, the open rendezvous in one pass over p's tiles."""
+    pb = _pl(p)
+    row = p * PW
+    fb[F_CV + CL_COIN] = pp[row + G_WCOIN]
+    fb[F_CV + CL_HQ] = 0.0
+    R_left = s[S_RULES + R.num_rounds] - s[S_ROUND] + 1
+    fb[F_CV + CL_PIRATE] = (pp[row + G_WREC] * R_left + pp[row + G_WHAND]) \
+        if s[pb + PL_RESERVE] >= 1 else 0.0
+    fb[F_CV + CL_SUP] = sup_value(s, fb, pp, p)
+    v = 0.0
+    if st_n(s, ST_RDV) > 0:
+        v = RDV_MEAN * pp[row + G_PRDV]
+        if s[S_ROUND] == s[S_RULES + R.num_rounds]:
+            v = v / 2
+    fb[F_CV + CL_RDV] = v
+    map_values(s, fb, pp, p)
+    pub_values(s, fb, pp, p)
+    for ci in range(3):
+        fb[F_CV + CL_MAP_R + ci] = fb[F_MAPM + 6 * p + 3 + ci]
+        fb[F_CV + CL_PUB_R + ci] = fb[F_PUBM + 5 * p + 2 + ci]
+    fb[F_CV + CL_CHEST] = chest_class_value(s, fb)
+    fb[F_CV + CL_RUM] = s[S_RULES + R.rum_per_visit] * pp[row + G_WRUM]
+    fb[F_CV + CL_GUARD] = 0.0
+    # the first open rendezvous (holding order) matching each class
+    for cl in range(N_CL):
+        fb[F_RB + cl] = 0.0
+    unset = (1 << N_CL) - 1
+    for j in range(s[pb + PL_N_RDV]):
+        if unset == 0:
+            break
+        if s[pb + PL_RDVF + j] == 0:
+            t = s[pb + PL_RDV + j]
+            m = RDV_CMASK[t] & unset
+            if m != 0:
+                vp = float(RDV_VP[t])
+                for cl in range(N_CL):
+                    if m >> cl & 1:
+                        fb[F_RB + cl] = vp
+                unset &= ~m
+    k = s[S_DSTAMP]
+    for cl in range(N_CL):
+        s[S_CVOK + cl] = k
+
+
+@njit(cache=True)
+def hq_own(s, p):
+    """What hq_best reads of p's own roads and halves, once per decision (S_HQC)."""
+    k = s[S_DSTAMP]
+    if s[S_HQC] == k and s[S_HQC + 1] == p:
+        return
+    road = 0
     for r in range(NR):
-        if s[S_ROWN + r] == p and s[S_RL + r] > best:
-            best = s[S_RL + r]
+        if s[S_ROWN + r] == p and s[S_RL + r] > road:
+            road = s[S_RL + r]
+    a = 0
+    b = 0
+    cnt = 0
+    pair = 0
     if s[S_RULES + R.hq_dark_pair_any] != 0:
-        a = 0
-        b = 0
         for d in range(ND):
-            if s[S_DOWN + d] == p or d == xx or d == xy:
+            if s[S_DOWN + d] == p:
                 v = s[S_DL + d]
+                cnt += 1
                 if v > a:
                     b = a
                     a = v
                 elif v > b:
                     b = v
-        cnt = 0
-        for d in range(ND):
-            if s[S_DOWN + d] == p or d == xx or d == xy:
-                cnt += 1
-        if cnt >= 2 and a + b > best:
-            best = a + b
     else:
-        if xx >= 0 and s[S_DL + xx] + s[S_DL + xy] > best:
-            best = s[S_DL + xx] + s[S_DL + xy]
         for d in range(ND):
             e = s[S_DPART + d]
             if s[S_DOWN + d] == p and e > d and s[S_DOWN + e] == p:
-                if s[S_DL + d] + s[S_DL + e] > best:
-                    best = s[S_DL + d] + s[S_DL + e]
+                if s[S_DL + d] + s[S_DL + e] > pair:
+                    pair = s[S_DL + d] + s[S_DL + e]
+    s[S_HQC] = k
+    s[S_HQC + 1] = p
+    s[S_HQC + 2] = road
+    s[S_HQC + 3] = a
+    s[S_HQC + 4] = b
+    s[S_HQC + 5] = cnt
+    s[S_HQC + 6] = pair
+
+
+@njit(cache=True)
+def hq_best(s, p, o):
+    """Most pirates one legal reclaim returns after move ``o`` of ``p`` is placed (p's own part
+    from hq_own; the move's road or halves are free, so they add to it)."""
+    hq_own(s, p)
+    best = s[S_HQC + 2]
+    if o < O_DARK:
+        if s[S_RL + o] > best:
+            best = s[S_RL + o]
+        if s[S_RULES + R.hq_dark_pair_any] != 0:
+            if s[S_HQC + 5] >= 2 and s[S_HQC + 3] + s[S_HQC + 4] > best:
+                best = s[S_HQC + 3] + s[S_HQC + 4]
+        elif s[S_HQC + 6] > best:
+            best = s[S_HQC + 6]
+        return best
+    lx = s[S_DL + (o - O_DARK) // ND]
+    ly = s[S_DL + (o - O_DARK) % ND]
+    if s[S_RULES + R.hq_dark_pair_any] != 0:
+        a = s[S_HQC + 3]
+        b = s[S_HQC + 4]
+        for v in (lx, ly):
+            if v > a:
+                b = a
+                a = v
+            elif v > b:
+                b = v
+        if a + b > best:     # at least the move's two halves
+            best = a + b
+    else:
+        if lx + ly > best:
+            best = lx + ly
+        if s[S_HQC + 6] > best:
+            best = s[S_HQC + 6]
     return best
 
 
 @njit(cache=True)
 def move_net(s, fb, pp, p, i, again):
-    o = s[S_OPT + i]
     cost = s[S_OCOST + i]
     row = p * PW
-    d = dest_of(s, o)
-    cl = CLASS[d]
-    if not s[S_CVOK + cl]:
+    cl = CLASS[s[S_ODEST + i]]
+    if s[S_CVOK + cl] != s[S_DSTAMP]:
         class_value(s, fb, pp, p, cl)
     if cl == CL_GUARD:
-        h = s[_pl(p) + PL_HAND] - cost
-        if s[S_GVOK + h]:
-            v = fb[F_GV + h]
-        else:
-            v = max(guard_e(s, pp, p, ST_BIG, h), guard_e(s, pp, p, ST_SMALL, h), 0.0)
-            fb[F_GV + h] = v
-            s[S_GVOK + h] = 1
+        v = fb[guard_table(s, fb, pp, p) + s[_pl(p) + PL_HAND] - cost]
     elif cl == CL_HQ:
-        v = pp[row + G_WHAND] * hq_best(s, p, o)
+        v = pp[row + G_WHAND] * hq_best(s, p, s[S_OPT + i])
     elif CL_MAP_R <= cl <= CL_MAP_Y and \
             s[_pl(p) + PL_COINS] - s[S_OCOIN + i] - again < s[S_RULES + R.map_price]:
         v = 0.0
@@ -1617,13 +1873,12 @@ def move_net(s, fb, pp, p, i, again):
 
 @njit(cache=True)
 def greedy_move(s, fb, pp, p, n, again):
-    """Greedy's best move among S_OPT[0:n] (-1 if its net is below tau); nets into F_NET."""
+    """Greedy's best move among S_OPT[0:n] (-1 if its net is below tau)."""
     prep_values(s, fb, pp, p)
     best = -1
     bv = 0.0
     for i in range(n):
         v = move_net(s, fb, pp, p, i, again)
-        fb[F_NET + i] = v
         if best < 0 or v > bv + TOL:
             best = i
             bv = v
@@ -1654,97 +1909,50 @@ def heur_round_weights(s, fb, P):
 
 
 @njit(cache=True)
-def guard_value(s, fb, pp, p, h):
-    """Greedy's GUARD value with ``h`` pirates left (cached per decision in F_GV)."""
-    if s[S_GVOK + h]:
-        return fb[F_GV + h]
-    v = max(guard_e(s, pp, p, ST_BIG, h), guard_e(s, pp, p, ST_SMALL, h), 0.0)
-    fb[F_GV + h] = v
-    s[S_GVOK + h] = 1
-    return v
-
-
-@njit(cache=True)
-def corner_value(s, fb, pp, p, d, h):
-    """HeuristicPolicy.corner_value: greedy's V of corner d's action for p with h pirates left
-    (a map as if affordable, HQ 0), without the rendezvous bonus; F_RB of its class is set."""
-    cl = CLASS[d]
-    if not s[S_CVOK + cl]:
-        class_value(s, fb, pp, p, cl)
-    if cl == CL_GUARD:
-        return guard_value(s, fb, pp, p, h)
-    if cl == CL_HQ:
-        return 0.0
-    return fb[F_CV + cl]
-
-
-@njit(cache=True)
-def heur_gift(s, fb, pp, p, i, nxt):
-    """HeuristicPolicy.gift of option i: the next active player's best road from its
-    destination (at least 0; nobody: 0)."""
-    if nxt < 0:
-        return 0.0
-    o = s[S_OPT + i]
-    d = dest_of(s, o)
-    road = o if o < O_DARK else -1
-    hand = s[_pl(nxt) + PL_HAND]
-    w_hand = pp[p * PW + G_WHAND]
+def heur_gift(s, fb, d, road, hand, w_hand, gt):
+    """HeuristicPolicy.gift of a move to ``d`` along ``road`` (-1: a dark move) for a next
+    player with ``hand`` pirates: the best (at least 0) corner_value - w_hand * len over the
+    free roads at d but ``road`` that the hand pays. corner_value from the decision's class
+    values (F_CV, HQ 0) and the mover's guard table ``gt``; no branch on the roads."""
     best = 0.0
     for j in range(s[S_NCR + d]):
         r = s[S_CR + d * 5 + j]
         n = s[S_RL + r]
-        if r == road or s[S_ROWN + r] != -1 or n > hand:
-            continue
-        c = s[S_RV + r] if s[S_RU + r] == d else s[S_RU + r]
-        x = corner_value(s, fb, pp, p, c, hand - n) - w_hand * n
-        if x > best:
-            best = x
+        cl = CLASS[s[S_CRF + d * 5 + j]]
+        gv = fb[gt + max(hand - n, 0)]
+        cv = fb[F_CV + cl]
+        x = (gv if cl == CL_GUARD else cv) - w_hand * n
+        ok = (r != road) & (s[S_ROWN + r] == -1) & (n <= hand) & (x > best)
+        best = x if ok else best
     return best
 
 
 @njit(cache=True)
-def heur_cont(s, fb, pp, p, i, again, again_next):
-    """HeuristicPolicy.cont of option i: my best next road from its destination this turn."""
-    pb = _pl(p)
-    if s[pb + PL_COINS] - s[S_OCOIN + i] - again < again_next:
-        return 0.0
-    o = s[S_OPT + i]
-    d = dest_of(s, o)
-    road = o if o < O_DARK else -1
-    hand = s[pb + PL_HAND] - s[S_OCOST + i]
-    w_hand = pp[p * PW + G_WHAND]
-    w_coin = pp[p * PW + G_WCOIN]
+def heur_cont(s, fb, d, road, hand, again_next, w_hand, w_coin, gt):
+    """HeuristicPolicy.cont of a move to ``d`` along ``road`` (-1: dark) leaving me ``hand``
+    pirates (the coin test is the caller's): my best next road from d with its rendezvous
+    bonus, less the move-again coin, at least 0. As heur_gift."""
     best = 0.0
     for j in range(s[S_NCR + d]):
         r = s[S_CR + d * 5 + j]
         n = s[S_RL + r]
-        if r == road or s[S_ROWN + r] != -1 or n > hand:
-            continue
-        c = s[S_RV + r] if s[S_RU + r] == d else s[S_RU + r]
-        x = (corner_value(s, fb, pp, p, c, hand - n) + fb[F_RB + CLASS[c]]) \
-            - w_hand * n - w_coin * again_next
-        if x > best:
-            best = x
+        cl = CLASS[s[S_CRF + d * 5 + j]]
+        gv = fb[gt + max(hand - n, 0)]
+        cv = fb[F_CV + cl]
+        x = ((gv if cl == CL_GUARD else cv) + fb[F_RB + cl]) - w_hand * n - w_coin * again_next
+        ok = (r != road) & (s[S_ROWN + r] == -1) & (n <= hand) & (x > best)
+        best = x if ok else best
     return best
-
-
-@njit(cache=True)
-def heur_hand_after(s, p, i):
-    """HeuristicPolicy.hand_after of option i."""
-    pb = _pl(p)
-    o = s[S_OPT + i]
-    h = s[pb + PL_HAND] - s[S_OCOST + i]
-    a = ACTION[dest_of(s, o)]
-    if a == PIRATE and s[pb + PL_RESERVE] >= 1:
-        h += 1
-    elif a == HQ:
-        h += hq_best(s, p, o)
-    return h
 
 
 @njit(cache=True)
 def heur_move(s, fb, pp, p, n, again, lone):
-    """The heuristic's best move among S_OPT[0:n] (-1 if its net is below its threshold)."""
+    """The heuristic's best move among S_OPT[0:n] (-1 if its net is below its threshold).
+
+    The nets are HeuristicPolicy.net's, in its float order, scanned as greedy scans (a later
+    move must be better by more than TOL). Every class value is computed up front
+    (all_class_values) and every guard value read from the seat's table (guard_table), so
+    a move's net and features are table look-ups without branches on the corners."""
     prep_values(s, fb, pp, p)
     P = s[S_P]
     row = p * PW
@@ -1752,6 +1960,8 @@ def heur_move(s, fb, pp, p, n, again, lone):
     w_cont = pp[row + H_CONT]
     w_bb = pp[row + H_BUNKB]
     w_ba = pp[row + H_BUNKA]
+    w_hand = pp[row + G_WHAND]
+    w_coin = pp[row + G_WCOIN]
     # the situation (HeuristicPolicy.situation)
     boarded = 0
     longest = 0
@@ -1771,48 +1981,54 @@ def heur_move(s, fb, pp, p, n, again, lone):
         if is_active(s, q):
             nxt = q
             break
+    gift_on = w_deny != 0.0 and nxt >= 0     # no next player: a gift of 0 (v - w_deny * 0)
+    hand_nxt = s[_pl(nxt) + PL_HAND] if nxt >= 0 else 0
     again_next = again_coin(s, lone, False)
-    h = s[_pl(p) + PL_HAND]
+    pb = _pl(p)
+    h = s[pb + PL_HAND]
+    coins = s[pb + PL_COINS]
+    recruit = 1 if s[pb + PL_RESERVE] >= 1 else 0
+    price = s[S_RULES + R.map_price]
+    all_class_values(s, fb, pp, p)
+    gt = guard_table(s, fb, pp, p)
+    lim_b = longest + 1
+    lim_a = largest + 1
     best = -1
     bv = 0.0
-    s[S_HDEC] += 1
-    dec = s[S_HDEC]
     for i in range(n):
-        v = move_net(s, fb, pp, p, i, again)
+        d = s[S_ODEST + i]
         o = s[S_OPT + i]
-        dark = o >= O_DARK
+        cost = s[S_OCOST + i]
+        ocoin = s[S_OCOIN + i]
+        cl = CLASS[d]
+        hq = hq_best(s, p, o) if cl == CL_HQ else 0
+        # greedy's net (move_net)
+        gv = fb[gt + h - cost]
+        cv = fb[F_CV + cl]
+        unaffordable = (cl >= CL_MAP_R) & (cl <= CL_MAP_Y) & (coins - ocoin - again < price)
+        v = gv if cl == CL_GUARD else (w_hand * hq if cl == CL_HQ else
+                                      (0.0 if unaffordable else cv))
+        v = v + fb[F_RB + cl]
+        v = v - w_hand * cost - w_coin * (ocoin + again)
+        # the features (HeuristicPolicy.net)
+        road = o if o < O_DARK else -1
         if w_deny != 0.0:
-            if dark:    # the same for every dark move into this corner
-                key = dest_of(s, o)
-                if s[S_HSTAMP + key] != dec:
-                    fb[F_HMEMO + key] = heur_gift(s, fb, pp, p, i, nxt)
-                    s[S_HSTAMP + key] = dec
-                g = fb[F_HMEMO + key]
-            else:
-                g = heur_gift(s, fb, pp, p, i, nxt)
+            g = heur_gift(s, fb, d, road, hand_nxt, w_hand, gt) if gift_on else 0.0
             v = v - w_deny * g
         if w_cont != 0.0:
-            if dark:    # the same for every dark move into this corner leaving this hand
-                key = NC + dest_of(s, o) * 16 + s[_pl(p) + PL_HAND] - s[S_OCOST + i]
-                if s[S_HSTAMP + key] != dec:
-                    fb[F_HMEMO + key] = heur_cont(s, fb, pp, p, i, again, again_next)
-                    s[S_HSTAMP + key] = dec
-                c = fb[F_HMEMO + key]
-            else:
-                c = heur_cont(s, fb, pp, p, i, again, again_next)
+            c = 0.0 if coins - ocoin - again < again_next else \
+                heur_cont(s, fb, d, road, h - cost, again_next, w_hand, w_coin, gt)
             v = v + w_cont * c
         if w_bb != 0.0 or w_ba != 0.0:
-            h2 = heur_hand_after(s, p, i)
+            # HeuristicPolicy.hand_after: the pirates paid, a recruit, HQ's largest reclaim
+            h2 = h - cost + (recruit if cl == CL_PIRATE else 0) + hq
             if w_bb != 0.0:
-                b = longest + 1
-                v = v + w_bb * (min(h2, b) - min(h, b))
+                v = v + w_bb * (min(h2, lim_b) - min(h, lim_b))
             if w_ba != 0.0:
-                b = largest + 1
-                v = v + w_ba * (min(h2, b) - min(h, b))
-        fb[F_NET + i] = v
-        if best < 0 or v > bv + TOL:
-            best = i
-            bv = v
+                v = v + w_ba * (min(h2, lim_a) - min(h, lim_a))
+        better = (best < 0) | (v > bv + TOL)
+        best = i if better else best
+        bv = v if better else bv
     tau = pp[row + G_TAU] + pp[row + H_TAUB] * boarded
     if best >= 0 and bv >= tau - TOL:
         return best
@@ -2100,6 +2316,7 @@ def playout(s, fb, p, k, decision, word, n, again, lone, rest_ok):
     cf = _padd(fb, F_COPY)
     for i in range(F_HALF):
         cf[i] = fb[i]
+    memo_reset(cf)   # a playout's world and players (greedy rows) are not the game's
     pp = _padd(fb, F_POPOL)
     P = c[S_P]
     if decision == 0:
@@ -2363,6 +2580,7 @@ def setup_block(ints, floats, g, f, pol, P, cap):
             floats[F_POL + p * PW + j] = v
             floats[F_POPOL + p * PW + j] = greedy
             floats[F_HBASE + p * PW + j] = v
+    memo_reset(floats)
     # the host's sting chance (spec 8.4 programme) for every player count and threshold
     dist = np.zeros(64)
     new = np.zeros(64)
