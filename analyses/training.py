@@ -613,7 +613,7 @@ def _finalists(start: Policy, champions: list[Policy], scored, plan: Plan):
             labels.append(f"stage {k + 1} mean")
     last = max(g for _, g, _ in scored)
     recent = sorted((s for s in scored if s[1] >= last - 1), key=lambda s: (-s[0], s[1]))
-    for v, g, c in recent:
+    for _v, g, c in recent:
         if len(out) >= FINALISTS:
             break
         if c not in out:
