@@ -193,7 +193,7 @@ CASES = [
     (["seats", "rum-rebellion", "-p", "2..99"], "2-6 players, not 7"),
     (["seats", "rum-rebellion", "-p", "2,x"], "not a player count"),
     (["seats", "rum-runner"], "solo game"),
-    (["matchup", "rum-runner", "--policy", "random"], "solo game"),
+    (["matchup", "rum-runner", "--policy", "random", "-n", "1"], "two or more deals"),
     (["matchup", "rum-rebellion", "--policy", "random", "-p", "9"], "2-6 players, not 9"),
     (["variants", "rum-rebellion", "--preset", "short_a", "-p", "1"], "2-6 players, not 1"),
     (["bench", "rum-runner", "-p", "3"], "1-player game"),

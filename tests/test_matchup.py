@@ -91,8 +91,8 @@ def test_command_plays_every_seat_and_refuses_mistakes(capsys):
     frame = pd.read_csv(__import__("io").StringIO(out))
     assert list(frame["seat"].astype(str)) == ["0", "1", "2", "all"]
     assert list(frame["games"]) == [100, 100, 100, 300]
-    assert main(["matchup", "rum-runner", "--policy", "greedy"]) == 2
-    assert "solo game" in capsys.readouterr().err
+    assert main(["matchup", "rum-runner", "--policy", "greedy", "-n", "1"]) == 2
+    assert "two or more deals" in capsys.readouterr().err
     assert main(["matchup", "rum-rebellion", "--policy", "blocker", "-n", "2", "-p", "3"]) == 2
     assert "fewer than one game per seat" in capsys.readouterr().err
     assert main(["matchup", "rum-rebellion", "--policy", "nosuch"]) == 2
@@ -165,3 +165,28 @@ def test_rotations_on_different_games_are_not_clustered():
     runs[1] = runs[1].assign(game=runs[1]["game"] + 1000)
     a = matchup(runs, 3, "x", "y")
     assert "Wilson interval on the tie-adjusted effective sample size of the pooled" in a.method
+
+
+def test_solo_command_compares_scores_on_the_same_deals(capsys):
+    """Rum Runner: the two policies' scores on the same deals, the lead Student-t over deals,
+    equal to the difference computed from the runs themselves."""
+    import json
+
+    from scipy import stats as st
+
+    from engines import get_game
+    from simulate import run
+
+    assert main(["matchup", "rum-runner", "--policy", "greedy", "--field", "random",
+                 "-n", "400", "--seed", "5", "-q", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    info = get_game("rum-runner")
+    a = run(info, 400, policies="random", seed=5, progress=False).frame["score_0"].to_numpy()
+    b = run(info, 400, policies="greedy", seed=5, progress=False).frame["score_0"].to_numpy()
+    d = b - a
+    half = st.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
+    row = data["rows"][0]
+    assert row["games"] == 400 and row["lead"] == pytest.approx(d.mean())
+    assert row["lead_low"] == pytest.approx(d.mean() - half)
+    assert data["mean_score"]["greedy"]["estimate"] == pytest.approx(b.mean())
+    assert data["verdict"] == ("stronger" if d.mean() - half > 0 else "not shown to differ")
