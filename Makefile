@@ -21,7 +21,7 @@ report: $(STAMP)
 
 # One test process per core; a file's tests stay together (they share module fixtures).
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadfile
+	$(BIN)/python -m pytest -n auto --dist loadfile --durations=25
 
 bench: $(STAMP)
 	$(BIN)/rumsim bench
