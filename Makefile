@@ -16,11 +16,15 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Each engine is compiled first, one process per core (simulate/compile.py), so no run waits
+# on a compile and two test workers never compile the same engine at once.
 report: $(STAMP)
+	$(BIN)/python -m simulate.compile
 	$(BIN)/rumsim report --out $(REPORT_DIR)
 
 # One test process per core; a file's tests stay together (they share module fixtures).
 test: $(STAMP)
+	$(BIN)/python -m simulate.compile
 	$(BIN)/python -m pytest -n auto --dist loadfile --durations=25
 
 bench: $(STAMP)
