@@ -48,7 +48,7 @@ def test_a_resumed_run_plays_only_the_missing_blocks(tmp_path, monkeypatch):
     whole = seats_with(tmp_path / "a", resume=False)
     folder = tmp_path / "b"
     seats_with(folder, resume=False)
-    for name in ("block-000000001-1000-1000.pkl", "block-000000003-3000-1000.pkl"):
+    for name in ("block-000000001-1000-1000.npz", "block-000000003-3000-1000.npz"):
         (folder / "run-0" / name).unlink()
     seen = played_blocks(monkeypatch)
     again = seats_with(folder, resume=True)
@@ -63,8 +63,8 @@ def test_a_resumed_run_plays_only_the_missing_blocks(tmp_path, monkeypatch):
 def test_a_write_cut_by_kill_leaves_no_half_block(tmp_path, monkeypatch):
     folder = tmp_path / "c"
     seats_with(folder, resume=False)
-    (folder / "run-0" / "block-000000002-2000-1000.pkl").rename(
-        folder / "run-0" / ".block-000000002-2000-1000.pkl.tmp")
+    (folder / "run-0" / "block-000000002-2000-1000.npz").rename(
+        folder / "run-0" / ".block-000000002-2000-1000.npz.tmp")
     seen = played_blocks(monkeypatch)
     seats_with(folder, resume=True)
     assert seen == [2000] and not list((folder / "run-0").glob(".*.tmp"))
@@ -124,13 +124,13 @@ def test_kill_9_then_resume_equals_an_unbroken_run(tmp_path, command):
     simulate.run("rum-rebellion", 1, players=4, progress=False)  # compiled once, here
     victim = rumsim(*command, "--checkpoint", str(folder))
     deadline = time.monotonic() + 300
-    while len(list(folder.glob("run-0/block-*.pkl"))) < 1:
+    while len(list(folder.glob("run-0/block-*.npz"))) < 1:
         assert victim.poll() is None, victim.communicate()
         assert time.monotonic() < deadline
         time.sleep(0.02)
     victim.send_signal(signal.SIGKILL)
     victim.wait()
-    saved = len(list(folder.glob("run-0/block-*.pkl")))
+    saved = len(list(folder.glob("run-0/block-*.npz")))
     total = 6 if command[0] == "seats" else 2  # variants: 2 arms share 100,000-row blocks
     assert 1 <= saved < total  # killed mid-run
     resumed = rumsim(*command, "--checkpoint", str(folder), "--resume")
@@ -143,4 +143,4 @@ def test_kill_9_then_resume_equals_an_unbroken_run(tmp_path, command):
             for key in ("elapsed_s", "checkpoint"):
                 meta.pop(key, None)
     assert out_r == out_u
-    assert len(list(folder.glob("run-0/block-*.pkl"))) == total
+    assert len(list(folder.glob("run-0/block-*.npz"))) == total

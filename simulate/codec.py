@@ -1,0 +1,217 @@
+"""A checkpoint block as data: a file that can be read without running any of its contents.
+
+A block is whatever a run hands on per chunk: its rows (a DataFrame, or one per arm), or a
+command's tally of them (objects of rumsim's own classes holding numbers and NumPy
+arrays). Pickle could store all of that, but loading a pickle runs whatever code the file
+names, so a planted block would run code on ``--resume``. Here a block is a NumPy ``.npz``
+archive read with ``allow_pickle=False``: every array as itself, and one JSON skeleton
+that says how the arrays and plain values nest (tuples, lists, dicts, DataFrames, Series,
+NumPy scalars, and objects). An object is rebuilt only when its class is one of rumsim's
+own (a module under ``analyses``, ``simulate``, ``engines`` or ``reports``) that is
+already imported: the class is looked up, never imported, its ``__new__`` is object's,
+and its attributes are set without calling any of its code.
+
+The skeleton also carries a header (format, version, the run's fingerprint hash, the
+block's index and games) and a SHA-256 of the skeleton and of every array's bytes, so a
+block from another run or another place in this run, or a damaged one, is refused before
+use (:class:`BlockError`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import sys
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+FORMAT, VERSION = "rumsim-block", 1
+SKELETON = "skeleton"
+OWN_MODULES = ("analyses.", "simulate.", "engines.", "reports.")
+
+
+class BlockError(ValueError):
+    """A block file that is not what its run saved (damaged, foreign, or not a block)."""
+
+
+# ---------------------------------------------------------------- encoding
+
+
+class _Encoder:
+    def __init__(self):
+        self.arrays: list[np.ndarray] = []
+
+    def array(self, a: np.ndarray) -> dict:
+        if a.dtype.hasobject:
+            return {"t": "olist", "v": [self.value(x) for x in a.tolist()], "shape": a.shape}
+        self.arrays.append(np.ascontiguousarray(a))
+        return {"t": "nd", "i": len(self.arrays) - 1}
+
+    def value(self, obj) -> Any:
+        if obj is None or isinstance(obj, (bool, str)):
+            return obj
+        if isinstance(obj, (int, float)) and type(obj) in (int, float):
+            return {"t": "float", "v": repr(obj)} if isinstance(obj, float) else obj
+        if isinstance(obj, np.generic):
+            return {"t": "np", "dtype": obj.dtype.str, "v": self.value(obj.item())}
+        if isinstance(obj, np.ndarray):
+            return self.array(obj)
+        if isinstance(obj, (list, tuple)):
+            return {"t": type(obj).__name__, "v": [self.value(x) for x in obj]}
+        if isinstance(obj, dict) and type(obj) is dict:
+            return {"t": "dict", "k": [self.value(k) for k in obj],
+                    "v": [self.value(v) for v in obj.values()]}
+        if isinstance(obj, pd.DataFrame):
+            return {"t": "frame", "columns": [self.value(c) for c in obj.columns],
+                    "data": [self.series_values(obj[c]) for c in obj.columns],
+                    "index": self.array(obj.index.to_numpy())}
+        if isinstance(obj, pd.Series):
+            return {"t": "series", "name": self.value(obj.name),
+                    "data": self.series_values(obj), "index": self.array(obj.index.to_numpy())}
+        return self.instance(obj)
+
+    def series_values(self, s: pd.Series) -> dict:
+        if isinstance(s.dtype, pd.CategoricalDtype):
+            return {"t": "cat", "codes": self.array(s.cat.codes.to_numpy()),
+                    "categories": self.value(list(s.cat.categories)),
+                    "ordered": bool(s.cat.ordered)}
+        return self.array(s.to_numpy())
+
+    def instance(self, obj) -> dict:
+        cls = type(obj)
+        name = f"{cls.__module__}:{cls.__qualname__}"
+        if not cls.__module__.startswith(OWN_MODULES) or not hasattr(obj, "__dict__") \
+                or hasattr(cls, "__slots__"):
+            raise TypeError(f"a checkpoint block cannot hold {name}")
+        return {"t": "obj", "class": name,
+                "state": self.value(dict(vars(obj)))}
+
+
+# ---------------------------------------------------------------- decoding
+
+
+class _Decoder:
+    def __init__(self, arrays: dict[str, np.ndarray]):
+        self.arrays = arrays
+
+    def value(self, node) -> Any:
+        if node is None or isinstance(node, (bool, str, int)):
+            return node
+        if not isinstance(node, dict) or "t" not in node:
+            raise BlockError(f"unexpected {type(node).__name__} in the skeleton")
+        t = node["t"]
+        if t == "float":
+            return float(node["v"])
+        if t == "np":
+            return np.dtype(node["dtype"]).type(self.value(node["v"]))
+        if t == "nd":
+            key = f"a{int(node['i'])}"
+            if key not in self.arrays:
+                raise BlockError(f"the skeleton names a missing array {key}")
+            return self.arrays[key]
+        if t == "olist":
+            out = np.empty(len(node["v"]), dtype=object)
+            out[:] = [self.value(x) for x in node["v"]]
+            return out.reshape(node["shape"])
+        if t in ("list", "tuple"):
+            items = [self.value(x) for x in node["v"]]
+            return items if t == "list" else tuple(items)
+        if t == "dict":
+            return dict(zip((self.value(k) for k in node["k"]),
+                            (self.value(v) for v in node["v"]), strict=True))
+        if t == "frame":
+            columns = [self.value(c) for c in node["columns"]]
+            data = {i: self.series_values(d) for i, d in enumerate(node["data"])}
+            frame = pd.DataFrame(data, index=pd.Index(self.value(node["index"])), copy=False)
+            frame.columns = columns
+            return frame
+        if t == "series":
+            return pd.Series(self.series_values(node["data"]),
+                             index=pd.Index(self.value(node["index"])),
+                             name=self.value(node["name"]))
+        if t == "obj":
+            return self.instance(node)
+        raise BlockError(f"unknown kind {t!r} in the skeleton")
+
+    def series_values(self, node):
+        if isinstance(node, dict) and node.get("t") == "cat":
+            return pd.Categorical.from_codes(self.value(node["codes"]),
+                                             categories=self.value(node["categories"]),
+                                             ordered=bool(node["ordered"]))
+        return self.value(node)
+
+    def instance(self, node) -> Any:
+        module, _, qualname = str(node["class"]).partition(":")
+        cls = sys.modules.get(module) if module.startswith(OWN_MODULES) else None
+        for part in qualname.split(".") if cls is not None else ():
+            cls = getattr(cls, part, None)
+        if not isinstance(cls, type) or cls.__new__ is not object.__new__:
+            raise BlockError(f"it names {node['class']}, which is not one of rumsim's loaded "
+                             "classes")
+        state = self.value(node["state"])
+        if not isinstance(state, dict):
+            raise BlockError(f"the state of {node['class']} is not a mapping")
+        obj = object.__new__(cls)
+        obj.__dict__.update(state)   # no __setattr__, no __setstate__: none of its code runs
+        return obj
+
+
+# ---------------------------------------------------------------- files
+
+
+def _digest(skeleton: bytes, arrays: list[np.ndarray]) -> str:
+    h = hashlib.sha256(skeleton)
+    for a in arrays:
+        h.update(a.dtype.str.encode() + repr(a.shape).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def dumps(obj, header: dict) -> bytes:
+    """The block file's bytes: ``obj`` as arrays and a skeleton, under ``header``."""
+    enc = _Encoder()
+    body = json.dumps(enc.value(obj), allow_nan=False).encode()
+    head = {"format": FORMAT, "version": VERSION, **header,
+            "sha256": _digest(body, enc.arrays)}
+    skeleton = json.dumps({"header": head, "body": body.decode()}).encode()
+    buf = io.BytesIO()
+    np.savez(buf, **{SKELETON: np.frombuffer(skeleton, dtype=np.uint8)},
+             **{f"a{i}": a for i, a in enumerate(enc.arrays)})
+    return buf.getvalue()
+
+
+def loads(data: bytes, expect: dict) -> Any:
+    """The object a block file holds, after checking its header against ``expect`` (the
+    run's fingerprint hash, the block's index and games) and its checksum."""
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except Exception as exc:  # a damaged zip or array: zipfile, numpy and OS errors alike
+        raise BlockError(f"not a readable block ({type(exc).__name__}: {exc})") from None
+    if SKELETON not in arrays or arrays[SKELETON].dtype != np.uint8:
+        raise BlockError("not a rumsim block (no skeleton)")
+    try:
+        outer = json.loads(arrays.pop(SKELETON).tobytes())
+        head, body = outer["header"], outer["body"].encode()
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise BlockError("its skeleton cannot be read") from None
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
+        raise BlockError("not a rumsim block")
+    if head.get("version") != VERSION:
+        raise BlockError(f"a block of format version {head.get('version')}, not {VERSION}")
+    for key, want in expect.items():
+        if head.get(key) != want:
+            raise BlockError(f"it was saved with {key} {json.dumps(head.get(key))}, not "
+                             f"{json.dumps(want)}")
+    order = [arrays[f"a{i}"] for i in range(len(arrays)) if f"a{i}" in arrays]
+    if len(order) != len(arrays) or head.get("sha256") != _digest(body, order):
+        raise BlockError("its checksum does not match its contents")
+    try:
+        return _Decoder(arrays).value(json.loads(body))
+    except BlockError:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise BlockError(f"its skeleton does not describe its arrays ({exc})") from None
