@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import os
+import stat
 import tomllib
 from collections import namedtuple
 from collections.abc import Callable
@@ -211,8 +213,13 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
     """A TOML file's contents, or a RulesError naming the file and what is wrong with it."""
     path = Path(path)
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_TOML_BYTES + 1)  # never more: the path may be /dev/zero
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; then only a regular file is
+        # read (a FIFO, a device or a socket could hang or never end)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise RulesError(f"{what} '{shown(path)}' is not a regular file")
+            raw = fh.read(MAX_TOML_BYTES + 1)  # never more
         if len(raw) > MAX_TOML_BYTES:
             raise RulesError(f"{what} '{shown(path)}' is larger than {MAX_TOML_BYTES >> 20} MB; a "
                              f"{what} is a few lines of TOML")

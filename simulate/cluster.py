@@ -43,11 +43,20 @@ def _distributed():
 def parse_local(spec: str) -> int:
     """'local:N' -> N worker processes."""
     kind, _, count = spec.partition(":")
-    if kind != "local" or not count.strip().isdigit() or int(count) < 1:
+    count = count.strip()
+    # ASCII digits only: '²'.isdigit() is True, and int() refuses it
+    if kind != "local" or not (count.isascii() and count.isdecimal()) or int(count) < 1:
         raise UserError(f"--cluster '{spec}' is not local:N (N worker processes on this "
                         "machine, e.g. local:2); for a cluster elsewhere use --scheduler "
                         "tcp://HOST:PORT")
+    most = MAX_LOCAL_PER_CORE * (os.cpu_count() or 1)
+    if int(count) > most:
+        raise UserError(f"--cluster {spec}: at most {most} worker processes on this machine "
+                        f"({MAX_LOCAL_PER_CORE} a core); each is a whole Python process")
     return int(count)
+
+
+MAX_LOCAL_PER_CORE = 4
 
 
 class DaskBackend:
@@ -155,5 +164,10 @@ def backend_for(cluster: str | None, scheduler: str | None):
         return None
     if cluster is not None:
         parse_local(cluster)
+    elif not str(scheduler).startswith("tcp://") or len(str(scheduler)) > 300:
+        # tls:// needs certificates rumsim does not take, ucx:// a library it does not ship
+        shown = str(scheduler) if len(str(scheduler)) <= 80 else str(scheduler)[:60] + "..."
+        raise UserError(f"--scheduler {shown}: give the scheduler's address as "
+                        "tcp://HOST:PORT (the only protocol rumsim connects with)")
     _distributed()
     return DaskBackend(cluster=cluster, scheduler=scheduler)

@@ -44,6 +44,11 @@ def files(tmp_path):
     (tmp_path / "latin1.toml").write_bytes("# r\xe8gle\nticket_cost = 3\n".encode("latin-1"))
     (tmp_path / "folder.toml").mkdir()
     (tmp_path / "folder.csv").mkdir()
+    os.mkfifo(tmp_path / "fifo.toml")   # opening it would wait for a writer forever
+    (tmp_path / "v_base.toml").write_text("[base]\nticket_cost = 4\n")
+    (tmp_path / "v_short_a.toml").write_text("[short_a]\nticket_cost = 4\n")
+    (tmp_path / "v_many.toml").write_text(
+        "".join(f"[v{i}]\nticket_cost = {1 + i % 9}\n" for i in range(10_000)))
     return tmp_path
 
 
@@ -73,7 +78,7 @@ CASES = [
      "both at the top level"),
     (["run", "rum-runner", "-n", "10", "--rules-file", "{tmp}/deep.toml"], "rules file"),
     (["run", "rum-runner", "-n", "10", "--rules-file", "{tmp}/big.toml"], "larger than 1 MB"),
-    (["run", "rum-runner", "-n", "10", "--rules-file", "/dev/zero"], "larger than 1 MB"),
+    (["run", "rum-runner", "-n", "10", "--rules-file", "/dev/zero"], "is not a regular file"),
     (["run", "rum-runner", "-n", "10", "--rules-file", "{tmp}/folder.toml"], "is a folder"),
     (["run", "rum-runner", "-n", "10", "--rules-file", "{tmp}/" + "r" * 300 + ".toml"],
      "cannot be read: File name too long"),
@@ -190,7 +195,7 @@ CASES = [
     (["seats", "rum-rebellion", "-p", "x"], "not a player count"),
     (["seats", "rum-rebellion", "-p", "5..2"], "names no player count"),
     (["seats", "rum-rebellion", "-p", ""], "names no player count"),
-    (["seats", "rum-rebellion", "-p", "2..99"], "2-6 players, not 7"),
+    (["seats", "rum-rebellion", "-p", "2..99"], "2-6 players, not 99"),
     (["seats", "rum-rebellion", "-p", "2,x"], "not a player count"),
     (["seats", "rum-runner"], "solo game"),
     (["matchup", "rum-runner", "--policy", "random", "-n", "1"], "two or more deals"),
@@ -279,6 +284,27 @@ CASES = [
      "list of 5 integers"),
     (["run", "rum-runner", "-n", "10", "--rules-file", ""], "is a folder"),
     (["variants", "rum-rebellion", "--variants-file", "{tmp}/missing.toml"], "does not exist"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/fifo.toml"],
+     "is not a regular file"),
+    (["run", "rum-rebellion", "--rules-file", "{tmp}/fifo.toml"], "is not a regular file"),
+    (["play", "rum-rebellion", "--rules-file", "{tmp}/fifo.toml"], "is not a regular file"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/v_base.toml"],
+     "[base] is the name of the rules"),
+    (["variants", "rum-rebellion", "--preset", "short_a", "--variants-file",
+      "{tmp}/v_short_a.toml"], "has the name of a variant already given"),
+    (["variants", "rum-rebellion", "--variants-file", "{tmp}/v_many.toml"],
+     "names 10,000 variants"),
+    (["seats", "rum-rebellion", "--players", "2..1000000000"], "not 1000000000"),
+    (["plan", "seats", "rum-rebellion", "-n", "1000", "--players", "2..1000000000"],
+     "not 1000000000"),
+    (["run", "rum-rebellion", "-n", "10", "--cluster", "local:\u00b2"], "is not local:N"),
+    (["run", "rum-rebellion", "-n", "10", "--cluster", "local:100000"],
+     "worker processes on this machine"),
+    (["run", "rum-rebellion", "-n", "10", "--scheduler", "tls://127.0.0.1:1"],
+     "tcp://HOST:PORT"),
+    (["run", "rum-rebellion", "-n", "10", "--scheduler", "ucx://127.0.0.1:1"],
+     "tcp://HOST:PORT"),
+    (["play", "rum-rebellion", "--game-index", str(2**64)], "--game-index"),
     (["variants", "rum-rebellion", "--variants-file", "{tmp}/garbage.toml"], "cannot be read"),
     (["variants", "rum-rebellion", "--variants-file", "{tmp}/folder.toml"], "is a folder"),
     (["variants", "rum-rebellion", "--variants-file", "{tmp}/not_a_table.toml"],
@@ -415,3 +441,11 @@ def test_python_callers_get_the_empty_seat_refusal_too():
 
     with pytest.raises(RulesError, match="names an empty seat"):
         get_game("rum-rebellion").seat_policies("threshold,", 2)
+
+
+@pytest.mark.parametrize("threads", ["0", "-2", "junk", "1e3"])
+def test_a_wrong_numba_num_threads_is_one_line(capsys, monkeypatch, threads):
+    monkeypatch.setenv("NUMBA_NUM_THREADS", threads)
+    code = main(["run", "rum-rebellion", "-n", "10", "-q"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "NUMBA_NUM_THREADS" in err[0]

@@ -245,7 +245,7 @@ def test_seats_answers_a_range_of_player_counts(capsys):
 
 
 def test_seats_player_range_mistakes(capsys):
-    for bad, words in ((["-p", "2..9"], "2-6 players, not 7"), (["-p", "x"], "not a player count"),
+    for bad, words in ((["-p", "2..9"], "2-6 players, not 9"), (["-p", "x"], "not a player count"),
                        (["-p", "2..3", "--policy", "random,random"], "one player count")):
         code, _, err = rumsim(capsys, "seats", "rum-rebellion", "-n", "10", *bad)
         assert code == 2 and words in err and "Traceback" not in err, err

@@ -28,6 +28,12 @@ def main(argv: list[str] | None = None) -> int:
         # A console that cannot show a card suit or a dash gets a '?', not a traceback.
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
+    threads = os.environ.get("NUMBA_NUM_THREADS")
+    if threads is not None and not (threads.strip().isascii() and threads.strip().isdecimal()
+                                    and int(threads) >= 1):
+        # Numba would raise (0, negative) or print a warning and go on (junk) on first use
+        return _fail(f"NUMBA_NUM_THREADS={threads[:40]!r} is not a number of threads (a whole "
+                     "number from 1); unset it to use every core")
     command = typer.main.get_command(app)
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:  # a bare `rumsim`: what it can do, not an empty error

@@ -256,12 +256,16 @@ def player_counts(info, text: str | None) -> list[int]:
     try:
         if ".." in raw:
             low, high = (int(x) for x in raw.split("..", 1))
-            counts = list(range(low, high + 1))
+            ends = [low, high]
         else:
-            counts = [int(x) for x in raw.split(",") if x.strip()]
+            ends = counts = [int(x) for x in raw.split(",") if x.strip()]
     except ValueError:
         raise UserError(f"--players '{text}' is not a player count, a range like 2..5 or a "
                         "list like 2,4") from None
+    for p in ends:   # checked before a range is built: '2..1000000000' must not fill memory
+        info.check_players(p)
+    if ".." in raw:
+        counts = list(range(low, high + 1))
     if not counts:
         raise UserError(f"--players '{text}' names no player count")
     return [info.check_players(p) for p in dict.fromkeys(counts)]

@@ -67,6 +67,9 @@ def variants(
         chosen[pair] = cls.from_overrides({**base_overrides, **cls.from_strings([pair])})
     if variants_file is not None:
         for name, overrides in read_variants_file(cls, variants_file).items():
+            if name in chosen:   # a table must not silently replace a variant of this line
+                raise UserError(f"variants file '{variants_file}': [{name}] has the name of a "
+                                "variant already given on the command line; rename the table")
             chosen[name] = cls.from_overrides({**base_overrides, **overrides})
     if not chosen:
         raise UserError("name at least one variant: --preset NAME, --rule key=value or "
@@ -104,9 +107,18 @@ def variants(
                 partial)
 
 
+MAX_VARIANTS = 64  # a variant plays every game: more than this is no one's comparison
+
+
 def read_variants_file(cls, path: Path) -> dict[str, dict]:
     """Named override sets from TOML: a table per variant; 'preset' names a preset to start from."""
     data = read_toml(path, "variants file")
+    if len(data) > MAX_VARIANTS:
+        raise UserError(f"variants file '{path}' names {len(data):,} variants; at most "
+                        f"{MAX_VARIANTS} are compared in one run (each plays every game)")
+    if "base" in data:
+        raise UserError(f"variants file '{path}': [base] is the name of the rules every variant "
+                        "is compared with (--base-preset); give the table another name")
     out = {}
     for name, table in data.items():
         if not isinstance(table, dict):
