@@ -87,6 +87,12 @@ class ArmTally(Moments):
         squares = int(s2[a, a]) + int(s2[b, b]) - 2 * int(s2[a, b])
         return self._var(self.n(a), int(s1[a]) - int(s1[b]), squares)
 
+    def sum(self, arm: int, feature: str) -> int:
+        return int(self.s1[feature][arm])
+
+    def both(self, a: int, b: int, feature: str) -> int:
+        return int(self.s2[feature][a, b])
+
     def counts(self, arm: int, feature: str) -> ValueCounts:
         return self.hist[feature][arm]
 

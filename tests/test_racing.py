@@ -391,3 +391,49 @@ def test_screening_a_number_knob_with_a_choice_knob():
     assert one.tried == two.tried
     best = one.finalists(3)
     assert any(abs(v - 9) <= 1 and not flip for v, flip in best), one.tried
+
+
+# ---------------------------------------------------------------- rare 0/1 features
+
+
+def test_a_share_with_no_event_is_never_shown_to_be_zero():
+    """A 0/1 feature with no event yet (capped games, ties, a band) gets an exact interval
+    whose upper end is the rule of three at the race's level, not [0, 0]; so a
+    setting that has not yet shown a capped game is not 'shown to meet' capped<=0.1%."""
+    from analyses.goals import _share_interval
+
+    for n, miss in ((800, 0.05), (800, 0.005), (5000, 0.01), (30, 0.05)):
+        lo, hi = _share_interval(0.0, n, miss)
+        three = 1 - (miss / 2) ** (1 / n)   # the exact bound with no event
+        assert lo == 0.0 and hi == pytest.approx(three, rel=1e-9) and three > 0
+        lo1, hi1 = _share_interval(1.0, n, miss)
+        assert hi1 == 1.0 and lo1 == pytest.approx(1 - three, rel=1e-9)
+    # 800 games without a capped one cannot show a share under 0.1%: the bound is ~0.5%
+    assert _share_interval(0.0, 800, 0.05)[1] > 0.004
+
+
+def test_the_zero_event_interval_covers_rare_truths():
+    """Coverage by simulation: shares of 0.05%-2% at 30-5,000 games, 95% (two-sided);
+    Wilson's interval fell to 92.6% here (800 games, 0.5%)."""
+    from analyses.goals import _share_interval
+
+    rng = np.random.default_rng(3)
+    for n in (30, 800, 5000):
+        for p in (0.0005, 0.0015, 0.003, 0.005, 0.0065, 0.01, 0.02):
+            hits = rng.binomial(n, p, size=3000) / n
+            covered = [lo <= p <= hi for lo, hi in (_share_interval(h, n, 0.05) for h in hits)]
+            assert np.mean(covered) >= 0.94, (n, p, np.mean(covered))
+
+
+def test_a_paired_share_difference_with_no_event_is_not_zero_width():
+    """Two arms on the same 800 games, neither with a tie yet: the paired interval of the
+    difference is Newcombe's, about +-z^2/n, never [0, 0]."""
+    tally = ArmTally(2, ("tie",))
+    zeros = {"tie": np.zeros(800, dtype=np.int64)}
+    tally.add([0, 1], [zeros, zeros])
+    from analyses.goals import Metric
+    share = Metric("tie_share", "ties", "%", "linear", ("tie",))
+    lo, hi = share.paired(tally, 0, 1, 0.05)
+    assert lo < 0 < hi and hi - lo > 0.004
+    lo, hi = share.interval(tally, 0, 0.05)
+    assert lo == 0 and hi > 0.004
