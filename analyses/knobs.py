@@ -31,6 +31,9 @@ from simulate.errors import UserError
 _KNOB = re.compile(r"^\s*([a-z_0-9]+)\s*(?:\[\s*(\d*)\s*(:?)\s*(\d*)\s*\])?\s*(?:=(.*))?$")
 
 
+MAX_VALUES = 1000  # values one knob may try: a race plays every one of them at every look
+
+
 @dataclass(frozen=True)
 class Knob:
     """One knob: the option, the list entries it sets (None: the whole option), and its
@@ -126,11 +129,19 @@ def parse_knob(cls, text: str) -> Knob:
             return Knob(opt, None, (), float(low), float(high))
         if low != int(low) or high != int(high):
             raise UserError(f"--knob '{text}': {key} takes whole numbers")
+        for bound in (int(low), int(high)):   # before the range is built: 0..1e8 is no grid
+            _check(opt, entries, bound, text)
+        if high - low + 1 > MAX_VALUES:
+            raise UserError(f"--knob '{text}' names {int(high - low + 1):,} values; a knob "
+                            f"tries at most {MAX_VALUES} (each plays every look)")
         values = tuple(range(int(low), int(high) + 1))
     else:
         items = [x.strip() for x in raw.split(",") if x.strip()]
         if not items:
             raise UserError(f"--knob '{text}': no values after '='")
+        if len(items) > MAX_VALUES:
+            raise UserError(f"--knob '{text}' names {len(items):,} values; a knob tries at "
+                            f"most {MAX_VALUES} (each plays every look)")
         values = tuple(_parse_value(opt, entries, x, text) for x in items)
     for v in values:
         _check(opt, entries, v, text)

@@ -238,6 +238,12 @@ BAD_KNOBS = [
     ("rum-runner", "draw_count=3..3", "LOW must be below HIGH"),
     ("rum-runner", "draw_count=4..2", "LOW must be below HIGH"),
     ("rum-runner", "draw_count=2,2", "names a value twice"),
+    # refused by size before a value list is built (the audit's MemoryError)
+    ("rum-rebellion", "bond_store_supply=0..1000000", "names 1,000,001 values"),
+    ("rum-rebellion", "ticket_cost=0..100000000", "0 is outside ticket_cost's range"),
+    ("rum-rebellion", "ticket_cost=1..1e12", "is outside ticket_cost's range"),
+    ("rum-rebellion", "bond_store_supply=" + ",".join(map(str, range(1001))),
+     "names 1,001 values"),
     ("rum-runner", "draw_count=0..3", "0 is outside draw_count's range (int 1..16)"),
     ("rum-runner", "draw_count=3..17", "17 is outside draw_count's range"),
     ("rum-runner", "draw_count=0,3", "expected int 1..16"),
