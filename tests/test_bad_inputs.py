@@ -449,3 +449,23 @@ def test_a_wrong_numba_num_threads_is_one_line(capsys, monkeypatch, threads):
     code = main(["run", "rum-rebellion", "-n", "10", "-q"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "NUMBA_NUM_THREADS" in err[0]
+
+
+def test_a_long_text_is_not_echoed_whole(capsys):
+    """A 100 KB goal name comes back as one line of a few hundred characters."""
+    code = main(["tune", "rum-rebellion", "--goal", "x" * 100_000 + "=0",
+                 "--knob", "ticket_cost=4,5"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and len(err[0]) < 500
+    assert "unknown goal metric" in err[0] and "characters..." in err[0]
+
+
+def test_a_closed_stdout_is_one_line():
+    """`rumsim games >&-`: Python starts with no stdout; one line on stderr, exit 2."""
+    done = subprocess.run([sys.executable, "-c", "import os, sys; os.close(1); "
+                           "os.execv(sys.executable, [sys.executable, '-m', 'reports.cli', "
+                           "'games'])"], capture_output=False, stderr=subprocess.PIPE,
+                          text=True, timeout=120)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and lines == [
+        "rumsim: error: standard output is closed: there is nowhere to write the answer"]

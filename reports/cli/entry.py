@@ -28,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
         # A console that cannot show a card suit or a dash gets a '?', not a traceback.
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
+    if sys.stdout is None:   # started with stdout closed (`rumsim games >&-`)
+        return _fail("standard output is closed: there is nowhere to write the answer")
     threads = os.environ.get("NUMBA_NUM_THREADS")
     if threads is not None and not (threads.strip().isascii() and threads.strip().isdecimal()
                                     and int(threads) >= 1):
@@ -102,6 +104,15 @@ def _reader_gone() -> int:
     return 0
 
 
+LONGEST_ERROR = 400  # characters of an error line: a 100 KB goal name is not echoed whole
+
+
 def _fail(message: str) -> int:
-    typer.echo(f"rumsim: error: {message}", err=True)
+    """One line on stderr (shortened in the middle when a user's text made it long), code 2."""
+    line = " ".join(message.split("\n"))
+    if len(line) > LONGEST_ERROR:
+        cut = len(line) - LONGEST_ERROR
+        line = f"{line[:LONGEST_ERROR - 100]} [...{cut:,} characters...] {line[-100:]}"
+    if sys.stderr is not None:
+        typer.echo(f"rumsim: error: {line}", err=True)
     return 2
