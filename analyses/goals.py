@@ -33,10 +33,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.stats import beta as _beta
 
 from analyses.scores import ValueCounts
-from analyses.stats import paired_share_from_counts, z_value
+from analyses.stats import exact_share_interval, paired_share_from_counts, z_value
 from engines._rules import closest
 from simulate.errors import UserError
 
@@ -234,17 +233,15 @@ def binary(feature: str) -> bool:
 
 
 def _share_interval(share: float, n: int, miss: float) -> tuple[float, float]:
-    """The exact (Clopper-Pearson) interval of a 0/1 share at two-sided ``miss``. Exact,
-    not Wilson: Wilson's bounds are too tight for a handful of events (a check of shares of
-    0.05-2% at 30-5,000 games found 92.6% coverage at 95%), and a race's promise is only as
-    good as its intervals. With no event the upper end is 1 - (miss/2)^(1/n), the rule of
-    three at that level: a sample without an event never looks surely event-free."""
+    """A 0/1 share's exact interval at two-sided ``miss`` (``stats.exact_share_interval``).
+    Exact, not Wilson: Wilson's bounds are too tight for a handful of events (a check of
+    shares of 0.05-2% at 30-5,000 games found 92.6% coverage at 95%), and a race's promise
+    is only as good as its intervals; with no event it gives the rule of three, so a sample
+    without an event never looks surely event-free."""
     if n < 1:
         return (0.0, 1.0)
-    events = round(share * n)
-    lo = float(_beta.ppf(miss / 2, events, n - events + 1)) if events > 0 else 0.0
-    hi = float(_beta.ppf(1 - miss / 2, events + 1, n - events)) if events < n else 1.0
-    return (lo, hi)
+    iv = exact_share_interval(share * n, n, 1 - miss)
+    return (iv.low, iv.high)
 
 
 def _linear_interval(metric: Metric, m: Moments, arm: int, miss: float) -> tuple[float, float]:

@@ -139,6 +139,24 @@ def ratio_interval_from_moments(n: int, y: float, x: float, yy: float, xx: float
     return Interval(r, r - half, r + half)
 
 
+def exact_share_interval(successes: float, n: float, confidence: float = CONFIDENCE) -> Interval:
+    """Share ``successes / n`` with the exact (Clopper-Pearson) interval.
+
+    Method: Clopper & Pearson (1934), the beta quantiles of the binomial; it never
+    under-covers, and with no success its upper end is 1 - ((1 - confidence)/2)^(1/n), the
+    rule of three at that level. For rare 0/1 features, where Wilson's bounds are too tight
+    for a handful of events.
+    """
+    if n < 1:
+        return Interval(math.nan, 0.0, 1.0)
+    _check_confidence(confidence)
+    miss = 1 - confidence
+    k = round(successes)
+    lo = float(_st.beta.ppf(miss / 2, k, n - k + 1)) if k > 0 else 0.0
+    hi = float(_st.beta.ppf(1 - miss / 2, k + 1, n - k)) if k < n else 1.0
+    return Interval(k / n, lo, hi)
+
+
 def paired_share_difference(x, y, confidence: float = CONFIDENCE) -> tuple[Interval, float]:
     """Difference of two paired shares of 0/1 outcomes (y's share minus x's, the same games),
     with an interval and a p-value that hold for rare events.

@@ -122,3 +122,16 @@ def test_share_below_strict_and_inclusive():
     assert stats.share_below(x, 40, inclusive=True).estimate == pytest.approx(0.41)
     w = stats.share_below(x, 40)
     assert w == pytest.approx(tuple(stats.wilson_interval(40, 100)))
+
+
+def test_the_exact_share_interval_is_clopper_pearson():
+    from scipy.stats import binomtest
+
+    from analyses.stats import exact_share_interval
+
+    for k, n in ((0, 800), (1, 800), (4, 800), (400, 800), (800, 800), (3, 30)):
+        iv = exact_share_interval(k, n)
+        ref = binomtest(k, n).proportion_ci(0.95, method="exact")
+        assert iv.estimate == k / n
+        assert iv.low == pytest.approx(ref.low, abs=1e-12)
+        assert iv.high == pytest.approx(ref.high, abs=1e-12)
