@@ -407,7 +407,10 @@ def _band_distance(layout: Layout, arg: str | None) -> Metric | None:
             split = tuple(float(x) for x in re.split(r"[,/ ]+", arg.strip()) if x)
         except ValueError:
             split = ()
-        if len(split) != len(BANDS) or min(split) < 0 or abs(sum(split) - 100) > 0.5:
+        # NaN passes every comparison, so finiteness is checked first (a NaN split raced the
+        # whole budget to "n/a")
+        if (len(split) != len(BANDS) or not all(math.isfinite(x) for x in split)
+                or min(split) < 0 or abs(sum(split) - 100) > 0.5):
             raise UserError(f"band_distance[SPLIT] needs six percentages (broke..god) summing "
                             f"to 100, such as band_distance[40,25,15,10,6,4], not '{arg}'")
     text = ",".join(f"{x:g}" for x in split)

@@ -45,6 +45,9 @@ MAX_GRID = 64      # settings raced whole; more (or a float knob) are screened f
 FINALISTS = 8      # settings the screening sends on to the race (the current rules join)
 TRIALS = 96        # settings the screening proposes (default)
 CONFIDENCE = 0.95  # the intervals shown (per comparison)
+# the least --error-rate: split over looks and statements, a smaller one leaves a per-interval
+# miss that rounds 1 - miss to 1.0 (no finite interval), and no budget could drop anything
+MIN_ERROR_RATE = 1e-6
 
 
 def policies_text(policies) -> str:
@@ -246,6 +249,28 @@ def goal_line(g: dict) -> str:
 
 # ---------------------------------------------------------------- the tuning
 
+def check_question(info, players: int, base_overrides: dict, goals: list[str],
+                   knobs: list[str], alpha: float = ALPHA):
+    """The goals, knobs and base rules of a tuning at ``players``, or the user's mistake.
+
+    The CLI calls it for every player count before the first game, so a goal that does not
+    apply at the last count is refused at once, not after the first counts' races."""
+    layout = Layout.of(info, players)
+    goal_list = [parse_goal(g, layout) for g in goals]
+    check_goals(goal_list)
+    knob_list = [parse_knob(info.rules_cls, k) for k in knobs]
+    check_knobs(knob_list)
+    if not MIN_ERROR_RATE <= alpha < 0.5:
+        raise UserError(f"--error-rate must lie from {MIN_ERROR_RATE:g} to below 0.5, "
+                        f"not {alpha:g}")
+    base = info.rules_cls.from_overrides(base_overrides)
+    try:
+        base.check_players(players)
+    except RulesError as exc:
+        raise UserError(str(exc)) from None
+    return goal_list, knob_list, base
+
+
 def tune(info, players: int, base_overrides: dict, goals: list[str], knobs: list[str],
          arena: Arena, budget: int, policies_label: str, alpha: float = ALPHA,
          seed: int = 0, max_grid: int = MAX_GRID, look: int = LEAST_LOOK,
@@ -256,19 +281,10 @@ def tune(info, players: int, base_overrides: dict, goals: list[str], knobs: list
     least five times as many); the report's tiny test scales lower it."""
     start = time.perf_counter()
     cls = info.rules_cls
-    layout = Layout.of(info, players)
-    goal_list = [parse_goal(g, layout) for g in goals]
-    check_goals(goal_list)
-    knob_list = [parse_knob(cls, k) for k in knobs]
-    check_knobs(knob_list)
-    if not 0 < alpha < 0.5:
-        raise UserError(f"--error-rate must lie between 0 and 0.5, not {alpha:g}")
-    base = cls.from_overrides(base_overrides)
+    goal_list, knob_list, base = check_question(info, players, base_overrides, goals, knobs,
+                                                alpha)
     base_overrides = base.changed()  # parsed values, so knobs set list entries on lists
-    try:
-        base.check_players(players)
-    except RulesError as exc:
-        raise UserError(str(exc)) from None
+    layout = Layout.of(info, players)
     objective = Objective(tuple(goal_list))
     skipped: dict[tuple, str] = {}  # each impossible setting once, however often proposed
 

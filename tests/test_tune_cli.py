@@ -95,8 +95,12 @@ MISTAKES = [
     (["--knob", "draw_count=2,3", "--knob", "draw_count=4,5"], "set the same rule"),
     (["--budget", "500"], "too small for 2 settings"),
     (["--budget", "lots"], "is not a number"),
-    (["--error-rate", "0.7"], "--error-rate must lie between 0 and 0.5"),
-    (["--error-rate", "0"], "--error-rate must lie between 0 and 0.5"),
+    (["--error-rate", "0.7"], "--error-rate must lie from 1e-06 to below 0.5"),
+    (["--error-rate", "0"], "--error-rate must lie from 1e-06 to below 0.5"),
+    (["--error-rate", "1e-300"], "--error-rate must lie from 1e-06"),
+    # NaN passes every comparison: it raced the whole budget to "n/a"
+    (["--goal", "band_distance[nan,20,20,20,20,20]=0"], "needs six percentages"),
+    (["--goal", "band_distance[inf,20,20,20,20,-inf]=0"], "needs six percentages"),
 ]
 
 
@@ -153,3 +157,18 @@ def test_base_rules_typed_as_strings_take_list_entry_knobs():
     assert sorted(answer.labels) == ["starting_coins_by_seat[0]=2 (the current rules)",
                                      "starting_coins_by_seat[0]=3"]
     assert not answer.skipped
+
+
+def test_every_player_count_is_checked_before_a_game_is_played(capsys, monkeypatch):
+    """`tune --players 4,3` with a goal only 4 players have raced 4 players for minutes, then
+    refused the 3-player goal and printed nothing: now it is refused before any game."""
+    import analyses.tune
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("a game was played before the question was checked")
+
+    monkeypatch.setattr(analyses.tune, "simulate_arena", no_games)
+    code, out, err = run_cli(capsys, "tune", "motines", "-q", "--players", "4,3",
+                             "--knob", "start_money_captain=2..3", "--goal", "place_gap[3]=0")
+    assert code == 2, (out, err)
+    assert err.strip() == "rumsim: error: place_gap[3]: K must be from 0 to 2 at 3 players"

@@ -64,7 +64,7 @@ def tune(
     ones that cannot be told apart from it and what the change moves, each with intervals."""
     import pandas as pd
 
-    from analyses.tune import policies_text, simulate_arena
+    from analyses.tune import check_question, policies_text, simulate_arena
     from analyses.tune import tune as tune_rules
 
     info = get_game(game)
@@ -73,6 +73,9 @@ def tune(
     overrides = base.changed()
     n_budget = parse_count(budget)
     output.check_out()
+    for p in counts:  # every count's question is checked before the first game is played
+        info.seat_policies(policy, p)
+        check_question(info, p, overrides, goal or [], knob or [], error_rate)
     answers = []
     with where.backend() as backend:
         for p in counts:
