@@ -219,9 +219,19 @@ def check_output_path(path: Path) -> str:
     # the longest name written: a CSV's metadata sidecar
     longest = meta_path(path).name if suffix == ".csv" else path.name
     probe_writable(parent, longest, f"--out '{shown(path)}'")  # first: a name too long for
-    if path.is_dir():                                     # the file system fails a look-up
-        raise UserError(f"--out '{shown(path)}' is a folder, not a file")
+    check_not_folder_or_link(path)                        # the file system fails a look-up
     return suffix
+
+
+def check_not_folder_or_link(path: Path) -> None:
+    """Refuse an --out that is a folder, or a symbolic link: the file is written beside it and
+    renamed over it, so a link would be replaced by a file, not written through; neither is
+    what the user meant, so they are told before any game is played."""
+    if path.is_symlink():
+        raise UserError(f"--out '{shown(path)}' is a symbolic link; name the file it points to "
+                        "(rumsim replaces the file it writes, so the link would be lost)")
+    if path.is_dir():
+        raise UserError(f"--out '{shown(path)}' is a folder, not a file")
 
 
 def checked_folder(path: Path) -> Path:

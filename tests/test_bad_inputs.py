@@ -43,6 +43,8 @@ def files(tmp_path):
     (tmp_path / "garbage.toml").write_bytes(bytes(range(256)) * 8)  # binary, not UTF-8
     (tmp_path / "latin1.toml").write_bytes("# r\xe8gle\nticket_cost = 3\n".encode("latin-1"))
     (tmp_path / "folder.toml").mkdir()
+    for link in ("link.csv", "link.parquet", "link.toml"):  # --out replaced the link itself
+        (tmp_path / link).symlink_to(tmp_path / "empty.toml")
     (tmp_path / "folder.csv").mkdir()
     os.mkfifo(tmp_path / "fifo.toml")   # opening it would wait for a writer forever
     (tmp_path / "v_base.toml").write_text("[base]\nticket_cost = 4\n")
@@ -322,6 +324,11 @@ CASES = [
      "ticket_cost=True is not allowed"),
     # output paths: a missing folder, a folder, a wrong suffix, a name too long, /proc
     (["run", "rum-runner", "-n", "10", "--out", "{tmp}/folder.csv"], "is a folder, not a file"),
+    (["run", "rum-runner", "-n", "10", "--out", "{tmp}/link.csv"], "is a symbolic link"),
+    (["run", "rum-runner", "-n", "10", "--out", "{tmp}/link.parquet"], "is a symbolic link"),
+    (["seats", "rum-rebellion", "-n", "10", "--out", "{tmp}/link.csv"], "is a symbolic link"),
+    (["thresholds", "--out", "{tmp}/link.csv"], "is a symbolic link"),
+    (["train", "rum-runner", "--out", "{tmp}/link.toml"], "is a symbolic link"),
     (["run", "rum-runner", "-n", "10", "--out", ""], "must end in .parquet or .csv"),
     (["run", "rum-runner", "-n", "10", "--format", "csv", "--out", "{tmp}/x.txt"],
      "must end in .parquet or .csv"),

@@ -37,14 +37,13 @@ def finite(obj):
 def check_csv_out(out: Path | None) -> None:
     if out is None:
         return
-    from simulate.results import checked_folder, probe_writable, shown
+    from simulate.results import check_not_folder_or_link, checked_folder, probe_writable, shown
 
     if out.suffix.lower() != ".csv":
         raise UserError(f"--out '{shown(out)}' must end in .csv")
     folder = checked_folder(out)
     probe_writable(folder, out.name, f"--out '{shown(out)}'")
-    if out.is_dir():
-        raise UserError(f"--out '{shown(out)}' is a folder, not a file")
+    check_not_folder_or_link(out)
 
 
 class Partial:

@@ -202,6 +202,8 @@ def _field(info, start, text: str | None, players: int) -> list:
 def _check_out(out: Path) -> None:
     if out.suffix != ".toml":
         raise UserError(f"--out {out}: a trained set is a .toml file")
+    if out.is_symlink():  # the set is written beside it and renamed: the link would be lost
+        raise UserError(f"--out {out} is a symbolic link; name the file it points to")
     if out.is_dir():
         raise UserError(f"--out {out} is a folder; give a file name ending in .toml")
     if not out.parent.is_dir():
