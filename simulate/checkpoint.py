@@ -22,13 +22,13 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from simulate import codec
 from simulate.errors import UserError
 from simulate.signals import deferred
+from simulate.tempfiles import temp_beside
 
 MANIFEST = "run.json"
 BLOCK = re.compile(r"block-(\d{9})-(\d+)-(\d+)\.npz")
@@ -157,12 +157,13 @@ def _read_manifest(manifest: Path) -> dict:
 
 def _atomic_write(path: Path, data: bytes) -> None:
     """Write ``path`` whole or not at all: a fresh temporary file beside it, created
-    exclusively (mkstemp: O_EXCL, a random name, so no planted link is followed), renamed
-    over it (a rename replaces a link at ``path`` itself, never its target)."""
+    exclusively (``temp_beside``: O_EXCL, a random name, so no planted link is followed; a
+    killed writer's leftovers swept), renamed over it (a rename replaces a link at ``path``
+    itself, never its target)."""
     with deferred():
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        tmp = temp_beside(path)
         try:
-            with os.fdopen(fd, "wb") as fh:
+            with open(tmp, "wb") as fh:
                 fh.write(data)
                 fh.flush()
                 os.fsync(fh.fileno())

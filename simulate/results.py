@@ -25,6 +25,7 @@ import pandas as pd
 from engines._rules import shown
 from simulate.errors import UserError
 from simulate.signals import deferred
+from simulate.tempfiles import temp_beside
 
 META_KEY = b"rumsim"
 CSV_PREFIX = "# rumsim-meta: "  # how CSV files carried their metadata before the sidecar
@@ -287,10 +288,7 @@ class _atomic:
         with deferred():
             try:
                 for path in self.paths:
-                    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
-                                               dir=path.parent if str(path.parent) else ".")
-                    self.tmps.append(tmp)
-                    os.close(fd)
+                    self.tmps.append(temp_beside(path))
             except BaseException:
                 self._remove()
                 raise
