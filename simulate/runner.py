@@ -139,6 +139,7 @@ class StopFlag:
     def __init__(self):
         self.requested = False
         self.cut: list[dict] = []  # the runs this stop cut short: label, games, requested
+        self.fault: str | None = None  # what failed, when a fault (not a signal) stopped it
         self._old = {}
 
     def __enter__(self):
@@ -147,6 +148,12 @@ class StopFlag:
                 self._old[sig] = signal.getsignal(sig)
                 signal.signal(sig, self._handle)
         return self
+
+    def fault_at(self, text: str) -> None:
+        """A fault (a lost cluster) ended the run: later runs are refused as after a stop,
+        and the command says ``text`` and exits with 1 after showing what finished."""
+        self.fault = text
+        self.requested = True
 
     def _handle(self, signum, frame):
         if self.requested:  # a second signal: stop at once
@@ -178,6 +185,8 @@ class _RunFlag:
     def __enter__(self) -> StopFlag:
         shared = StopFlag.active
         if shared is not None:
+            if shared.fault is not None:
+                raise Interrupted(f"not started: {shared.fault}")
             if shared.requested:
                 raise Interrupted("interrupted before this run started; nothing more was "
                                   "played")
@@ -272,20 +281,29 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     bar = _progress_bar(progress, n_games, label or f"{info.name} {seated[0].label()}")
     with _RunFlag() as stop, bar:
         if cluster is not None and (store is None or len(store) < len(blocks)):
-            cluster.warm(job)
+            cluster.warm(job, stop)
         order = _in_order(job, blocks, where, store)
         with closing(order):  # a stop closes it: the blocks a cluster has in flight are cancelled
-            for i, result in enumerate(order):
-                count = blocks[i][1]
-                if consume is not None:
-                    consume(result)
-                if keep:
-                    frames.append(result)
-                done += count
-                bar.advance(count)
-                satisfied = stop_when is not None and bool(stop_when(result))
-                if stop.requested or satisfied:
-                    break
+            try:
+                for i, result in enumerate(order):
+                    count = blocks[i][1]
+                    if consume is not None:
+                        consume(result)
+                    if keep:
+                        frames.append(result)
+                    done += count
+                    bar.advance(count)
+                    satisfied = stop_when is not None and bool(stop_when(result))
+                    if stop.requested or satisfied:
+                        break
+            except Exception as exc:
+                # A cluster failing mid-run (its scheduler lost, its workers killed) ends the
+                # run as a stop does: what finished is kept and written, and the fault is said
+                # (StopFlag.fault), instead of a traceback that discarded every finished block.
+                if cluster is None or isinstance(exc, (UserError, Interrupted)):
+                    raise
+                stop.fault_at(f"the Dask cluster failed after {done:,} of {n_games:,} games "
+                              f"({type(exc).__name__}: {' '.join(str(exc).split())[:200]})")
     elapsed = time.perf_counter() - started
     frame = pd.concat(frames, ignore_index=True) if frames else to_frame(
         np.zeros((0, len(columns))), columns)
@@ -297,6 +315,8 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         meta["lockstep_rules"] = [r.describe() for r in rules]
         meta["lockstep_policies"] = [[p.label() for p in seating] for _, seating in job.arms]
     meta["stop_condition_met"] = satisfied
+    if stop.fault is not None:
+        meta["fault"] = stop.fault
     meta["where"] = where.describe()
     if cluster is not None:
         meta["workers"] = cluster.threads()

@@ -178,10 +178,10 @@ def test_the_scheduler_variable_is_read(monkeypatch):
 
 
 def test_an_unreachable_scheduler_is_one_line(monkeypatch, capsys):
-    monkeypatch.setattr(simulate.cluster, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(simulate.cluster, "CONNECT_SECONDS", 1)
     code, _, err = run_cli(capsys, "seats", "rum-rebellion", "-n", "100", "-q", "--scheduler",
                            "tcp://127.0.0.1:9")
-    assert code == 2 and "cannot reach a Dask scheduler" in err
+    assert code == 2 and "cannot start or reach a Dask cluster there" in err
     assert len(err.strip().splitlines()) == 1
 
 

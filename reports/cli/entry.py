@@ -40,10 +40,15 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:  # a bare `rumsim`: what it can do, not an empty error
         argv = ["--help"]
+    stop = None
     try:
         with command_scope() as stop:
             code = command.main(args=argv, prog_name="rumsim", standalone_mode=False)
             sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
+        if stop.fault is not None:
+            typer.echo(f"rumsim: error: {stop.fault}; what finished is kept and shown above",
+                       err=True)
+            return 1
         if stop.requested or code == 130:
             # The command kept and reported what finished; the exit code says it stopped.
             typer.echo("rumsim: interrupted", err=True)
@@ -51,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(code, int) and code:
             return code
     except Interrupted as exc:
+        if stop is not None and stop.fault is not None:  # a lost cluster, not a signal
+            typer.echo(f"rumsim: error: {stop.fault}; no answer was finished", err=True)
+            return 1
         typer.echo(f"rumsim: interrupted: {exc}", err=True)
         return 130
     except (UserError, RulesError) as exc:
@@ -84,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         # that name is kept, since every file is written beside it and renamed at the end.
         from simulate.results import shown
 
-        where = (f" {shown(Path(os.fsdecode(exc.filename)))}" if getattr(exc, "filename", None)
+        name = getattr(exc, "filename", None)  # a socket's error may carry an int here
+        where = (f" {shown(Path(os.fsdecode(name)))}" if isinstance(name, (str, bytes, Path))
                  else " the output")
         typer.echo(f"rumsim: error: cannot write{where}: {exc.strerror or exc}", err=True)
         return 1
