@@ -28,7 +28,9 @@ from typing import Any
 from engines._rules import Option, RulesError
 from simulate.errors import UserError
 
-_KNOB = re.compile(r"^\s*([a-z_0-9]+)\s*(?:\[\s*(\d*)\s*(:?)\s*(\d*)\s*\])?\s*(?:=(.*))?$")
+# ASCII digits only: \d also matches other scripts' digits ('１'), which int() reads
+_KNOB = re.compile(r"^\s*([a-z_0-9]+)\s*(?:\[\s*([0-9]*)\s*(:?)\s*([0-9]*)\s*\])?\s*(?:=(.*))?$",
+                   re.ASCII)
 
 
 MAX_VALUES = 1000  # values one knob may try: a race plays every one of them at every look

@@ -307,6 +307,11 @@ CASES = [
     (["run", "rum-rebellion", "-n", "10", "--scheduler", "ucx://127.0.0.1:1"],
      "tcp://HOST:PORT"),
     (["play", "rum-rebellion", "--game-index", str(2**64)], "--game-index"),
+    (["bench", "rum-rebellion", "--games", "1e40"], "is more than"),  # was silently ignored
+    (["bench", "rum-rebellion", "--games", "1e5"], "with --cluster or --scheduler"),
+    # \d matched any script's digits: a fullwidth '１' was taken as entry 1
+    (["tune", "rum-rebellion", "--knob", "start_barrels_by_seat[\uff11]=0..2", "--goal",
+      "first_player_edge=0"], "must be OPTION"),
     (["variants", "rum-rebellion", "--variants-file", "{tmp}/garbage.toml"], "cannot be read"),
     (["variants", "rum-rebellion", "--variants-file", "{tmp}/folder.toml"], "is a folder"),
     (["variants", "rum-rebellion", "--variants-file", "{tmp}/not_a_table.toml"],

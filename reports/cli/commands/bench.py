@@ -47,10 +47,13 @@ def bench(
             get_game(name).policy(p)
         if players is not None:
             get_game(name).check_players(players)
+    n_games = parse_count(n)  # checked even where it is not used: a typo is never ignored
     if where.cluster is not None or where.scheduler is not None:
-        _bench_backends(names or ["rum-rebellion"], policy, players, parse_count(n), where,
-                        as_json)
+        _bench_backends(names or ["rum-rebellion"], policy, players, n_games, where, as_json)
         return
+    if n != "1e7":
+        raise UserError("--games sets the games per run with --cluster or --scheduler; "
+                        "on this machine bench measures for --seconds instead")
     header_done = False
     width = max(len("game"), *(len(n) for n in names or GAMES))  # the game column
 
