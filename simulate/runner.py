@@ -28,7 +28,7 @@ from simulate.blocks import BACKENDS, Blocks, Job, LocalBackend, to_frame
 from simulate.checkpoint import Checkpoint
 from simulate.errors import Interrupted, UserError
 from simulate.results import Results
-from simulate.signals import STOP_SIGNALS
+from simulate.signals import STOP_SIGNALS, deferred
 
 VERSION = "0.1.0"
 
@@ -124,9 +124,15 @@ def default_chunk(info: GameInfo, policies, backend: str, arms: int = 1) -> int:
 # finished" (simulate.signals.STOP_SIGNALS).
 
 
+HARD_STOP = 3  # the signal that stops everything at once, whatever is being done
+
+
 class StopFlag:
-    """Turns a stop signal into a request honoured between chunks (main thread only); a
-    second signal stops at once (KeyboardInterrupt).
+    """Turns a stop signal into a request honoured between chunks (main thread only). A
+    second signal while a chunk is being played stops that chunk at once (it is dropped; the
+    chunks that finished are kept and answered, as after one signal); a second signal while
+    the answer is being made from them is absorbed, so the answer is not lost to an impatient
+    double Ctrl-C; a third stops everything at once (KeyboardInterrupt).
 
     One ``run`` holds its own flag. A command that plays several runs holds one for all of
     them (``with StopFlag():`` around the command, as the CLI does): a stop then ends the run
@@ -140,6 +146,9 @@ class StopFlag:
         self.requested = False
         self.cut: list[dict] = []  # the runs this stop cut short: label, games, requested
         self.fault: str | None = None  # what failed, when a fault (not a signal) stopped it
+        self.refused = False  # a run was not started because of the stop
+        self.playing = False  # a run's chunk is being played (a second signal drops it)
+        self.signals = 0
         self._old = {}
 
     def __enter__(self):
@@ -156,9 +165,16 @@ class StopFlag:
         self.requested = True
 
     def _handle(self, signum, frame):
-        if self.requested:  # a second signal: stop at once
+        self.signals += 1
+        if self.requested and (self.playing or self.signals > HARD_STOP - 1):
             raise KeyboardInterrupt
         self.requested = True
+
+    @property
+    def changed_the_answer(self) -> bool:
+        """Whether the stop cut a run short or kept one from starting (else it came after
+        every game was played, and the answer is the complete one)."""
+        return bool(self.cut) or self.refused
 
     def __exit__(self, *exc):
         for sig, old in self._old.items():
@@ -185,6 +201,8 @@ class _RunFlag:
     def __enter__(self) -> StopFlag:
         shared = StopFlag.active
         if shared is not None:
+            if shared.requested:
+                shared.refused = True
             if shared.fault is not None:
                 raise Interrupted(f"not started: {shared.fault}")
             if shared.requested:
@@ -285,17 +303,28 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         order = _in_order(job, blocks, where, store)
         with closing(order):  # a stop closes it: the blocks a cluster has in flight are cancelled
             try:
+                stop.playing = True
                 for i, result in enumerate(order):
-                    count = blocks[i][1]
-                    if consume is not None:
-                        consume(result)
-                    if keep:
-                        frames.append(result)
-                    done += count
-                    bar.advance(count)
-                    satisfied = stop_when is not None and bool(stop_when(result))
-                    if stop.requested or satisfied:
+                    # A finished chunk is taken whole (written, merged, counted) with the stop
+                    # signals held: a second Ctrl-C drops the chunk being played, never half
+                    # of one being taken.
+                    stop.playing = False
+                    with deferred():
+                        count = blocks[i][1]
+                        if consume is not None:
+                            consume(result)
+                        if keep:
+                            frames.append(result)
+                        done += count
+                        bar.advance(count)
+                        satisfied = stop_when is not None and bool(stop_when(result))
+                    if stop.requested or satisfied:  # after the held signals are delivered
                         break
+                    stop.playing = True
+            except KeyboardInterrupt:
+                if not stop.requested or stop.signals >= HARD_STOP:  # not ours, or a third
+                    raise
+                # a second signal while a chunk was played: the chunks before it stand
             except Exception as exc:
                 # A cluster failing mid-run (its scheduler lost, its workers killed) ends the
                 # run as a stop does: what finished is kept and written, and the fault is said
@@ -304,6 +333,8 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
                     raise
                 stop.fault_at(f"the Dask cluster failed after {done:,} of {n_games:,} games "
                               f"({type(exc).__name__}: {' '.join(str(exc).split())[:200]})")
+            finally:
+                stop.playing = False
     elapsed = time.perf_counter() - started
     frame = pd.concat(frames, ignore_index=True) if frames else to_frame(
         np.zeros((0, len(columns))), columns)

@@ -1,7 +1,8 @@
 """The signals that mean "stop, keep what finished", and holding them over a file's commit.
 
 Ctrl-C (SIGINT), a scheduler's SIGTERM and a closed terminal's SIGHUP all stop a command at
-its next chunk boundary (``simulate.runner.StopFlag``); a second one stops at once. The few
+its next chunk boundary (``simulate.runner.StopFlag``); a second drops the chunk being
+played, a third stops everything at once. The few
 steps that make a written file visible (naming its temporary file, renaming it into place,
 renaming a CSV and its metadata sidecar together) run under :func:`deferred`, so even a
 "stop at once" lands before or after them, never between them: no temporary file is left

@@ -33,6 +33,13 @@ def send(sig: int, times: int = 1) -> None:
         os.kill(os.getpid(), sig)
 
 
+def send_two_more() -> None:
+    """Two more stop signals at once (a second and a third): two different ones, as two of
+    the same arriving together are one pending signal to the kernel and to Python alike."""
+    send(signal.SIGINT)
+    send(signal.SIGTERM)
+
+
 def signal_at_chunk(monkeypatch, sig: int, at: int = 1, chunk: int | None = None) -> list[int]:
     """Send ``sig`` when the ``at``-th chunk of the command has been played (chunks of
     ``chunk`` games when given); returns the chunk sizes seen."""
@@ -129,16 +136,18 @@ def patch_writer(monkeypatch, suffix: str, action) -> None:
 
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
 @pytest.mark.parametrize("sig", SIGNALS, ids=IDS)
-def test_a_signal_during_a_save_finishes_the_save_then_exits_130(
+def test_a_signal_during_a_save_finishes_the_save_and_says_the_answer_is_whole(
         tmp_path, monkeypatch, capsys, sig, suffix):
     """Every game finished; the signal lands while the rows are written: the save is what
-    finished work is kept by, so it completes, and the exit code says the command was
-    stopped."""
+    finished work is kept by, so it completes, and since the stop cut nothing the command
+    says the answer is complete and exits 0 (it said "interrupted" and exited 130)."""
     patch_writer(monkeypatch, suffix, lambda: send(sig))
     out = tmp_path / f"rows{suffix}"
     code, _, err = run_cli(capsys, "run", "rum-runner", "-n", "300", "--policy", "random",
                            "-q", "--out", str(out))
-    assert code == 130 and "rumsim: interrupted" in err
+    assert code == 0, err
+    assert err.strip().splitlines()[-1] == ("rumsim: the stop came after every game was "
+                                            "played; the answer is complete")
     kept = Results.load(out)
     assert len(kept.frame) == kept.meta["games"] == 300 and kept.meta["interrupted"] is False
     pd.testing.assert_frame_equal(
@@ -149,15 +158,33 @@ def test_a_signal_during_a_save_finishes_the_save_then_exits_130(
 
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
 @pytest.mark.parametrize("sig", SIGNALS, ids=IDS)
-def test_a_second_signal_during_the_save_of_a_stopped_run_stops_at_once(
+def test_a_second_signal_during_the_save_of_a_stopped_run_lets_the_save_finish(
         tmp_path, monkeypatch, capsys, sig, suffix):
-    """A first signal stops the run; a second while its games are being saved stops at once:
+    """A first signal stops the run; a second (an impatient double Ctrl-C) while its games
+    are being saved is absorbed: the games that finished are saved, marked partial (the
+    second signal used to drop them)."""
+    out = tmp_path / f"rows{suffix}"
+    signal_at_chunk(monkeypatch, sig, chunk=100)
+    patch_writer(monkeypatch, suffix, lambda: send(sig))
+    code, _, err = run_cli(capsys, "run", "rum-runner", "-n", "1000", "--policy", "random",
+                           "-q", "--out", str(out))
+    assert code == 130 and "rumsim: interrupted" in err
+    kept = Results.load(out)
+    assert len(kept.frame) == kept.meta["games"] == 100 and kept.meta["interrupted"] is True
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+@pytest.mark.parametrize("sig", SIGNALS, ids=IDS)
+def test_a_third_signal_during_the_save_of_a_stopped_run_stops_at_once(
+        tmp_path, monkeypatch, capsys, sig, suffix):
+    """A first signal stops the run; two more while its games are being saved stop at once:
     the half-written file is removed and an older file of that name is untouched."""
     out = tmp_path / f"rows{suffix}"
     simulate.run("rum-runner", 7, policies="greedy", seed=3).save(out)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     signal_at_chunk(monkeypatch, sig, chunk=100)
-    patch_writer(monkeypatch, suffix, lambda: send(sig))
+    patch_writer(monkeypatch, suffix, send_two_more)
     code, _, err = run_cli(capsys, "run", "rum-runner", "-n", "1000", "--policy", "random",
                            "-q", "--out", str(out))
     assert code == 130 and "interrupted" in err
@@ -171,7 +198,7 @@ def test_a_signal_while_a_csv_and_its_sidecar_are_renamed_lands_after_both(
         tmp_path, monkeypatch, capsys):
     """The renames that make a save visible hold the stop signals: a second signal between
     the rows' rename and the sidecar's is delivered after both, so the pair is never from two
-    saves."""
+    saves. (Two signals here: a second alone is absorbed, a third stops at once.)"""
     import simulate.results as results
 
     out = tmp_path / "rows.csv"
@@ -183,7 +210,7 @@ def test_a_signal_while_a_csv_and_its_sidecar_are_renamed_lands_after_both(
     def replace(src, dst):
         renames.append(dst)
         if len(renames) == 1:
-            send(signal.SIGINT)  # the second signal of the command, held until both are in place
+            send_two_more()  # the command's second and third signals, held until both renames
         return real(src, dst)
 
     monkeypatch.setattr(results.os, "replace", replace)
@@ -386,3 +413,64 @@ def test_tune_stopped_mid_race_answers_from_the_looks_that_finished(monkeypatch,
     assert race["interrupted"] and 0 < race["games_played"] < 100_000
     assert "partial: interrupted" in err
 
+
+
+@pytest.mark.parametrize("backend", ["fast", "reference"])
+def test_a_double_signal_while_a_chunk_is_played_keeps_the_chunks_that_finished(
+        tmp_path, monkeypatch, capsys, backend):
+    """Ctrl-C twice in a row while a chunk is played (a slow reference chunk invites it):
+    that chunk is dropped at once, the chunks before it are saved and answered, marked
+    partial (the second signal used to drop the file and the answer)."""
+    calls = signal_at_chunk(monkeypatch, signal.SIGINT, at=3, chunk=100)
+    real = blocks.to_frame
+
+    def twice(block, columns):  # the second signal lands in the third chunk, too
+        if len(calls) == 3:
+            send(signal.SIGINT)
+        return real(block, columns)
+    monkeypatch.setattr(blocks, "to_frame", twice)
+    signal_at_chunk(monkeypatch, signal.SIGINT, at=3)  # wraps `twice`: SIGINT, then SIGINT
+    out = tmp_path / "rows.parquet"
+    code, text, err = run_cli(capsys, "run", "rum-runner", "-n", "1000", "--policy", "random",
+                              "-q", "--backend", backend, "--out", str(out))
+    assert code == 130 and "rumsim: interrupted" in err
+    kept = Results.load(out)
+    assert kept.meta["interrupted"] is True and len(kept.frame) == kept.meta["games"]
+    assert 200 <= kept.meta["games"] < 1000 and kept.meta["games"] % 100 == 0
+    assert text.startswith(f"PARTIAL: interrupted after {kept.meta['games']:,} of 1,000 games")
+    assert leftovers(tmp_path) == []
+
+
+def test_tune_stopped_by_a_double_signal_still_answers(monkeypatch, capsys):
+    """A double Ctrl-C during a race's look: the race answers from the looks that finished
+    (the second signal used to drop the whole answer)."""
+    signal_at_chunk(monkeypatch, signal.SIGINT, at=30, chunk=200)
+    real = blocks.to_frame
+    seen = []
+
+    def again(block, columns):
+        seen.append(1)
+        if len(seen) == 30:
+            send(signal.SIGINT)
+        return real(block, columns)
+    monkeypatch.setattr(blocks, "to_frame", again)
+    signal_at_chunk(monkeypatch, signal.SIGINT, at=30)
+    code, text, err = run_cli(capsys, "tune", "rum-runner", "--knob", "draw_count=2,3,4",
+                              "--goal", "band_distance=0", "--budget", "100_000", "-q",
+                              "--format", "json")
+    assert code == 130, err
+    race = json.loads(text)["answers"][0]["race"]
+    assert race["interrupted"] and 0 < race["games_played"] < 100_000
+
+
+def test_a_stop_during_the_last_chunk_leaves_the_answer_whole(tmp_path, monkeypatch, capsys):
+    """The signal lands while the last chunk is played: every game finishes, nothing is cut,
+    so the answer is the complete one, said so, exit 0 (it said "interrupted", exit 130)."""
+    signal_at_chunk(monkeypatch, signal.SIGTERM, at=10, chunk=100)
+    out = tmp_path / "rows.parquet"
+    code, text, err = run_cli(capsys, "run", "rum-runner", "-n", "1000", "--policy", "random",
+                              "-q", "--out", str(out))
+    assert code == 0 and "PARTIAL" not in text
+    assert "the answer is complete" in err
+    kept = Results.load(out)
+    assert len(kept.frame) == 1000 and kept.meta["interrupted"] is False

@@ -49,6 +49,11 @@ def main(argv: list[str] | None = None) -> int:
             typer.echo(f"rumsim: error: {stop.fault}; what finished is kept and shown above",
                        err=True)
             return 1
+        if stop.requested and not stop.changed_the_answer and code in (0, None):
+            # The signal came after the last game: nothing was cut, the answer is whole.
+            typer.echo("rumsim: the stop came after every game was played; the answer is "
+                       "complete", err=True)
+            return 0
         if stop.requested or code == 130:
             # The command kept and reported what finished; the exit code says it stopped.
             typer.echo("rumsim: interrupted", err=True)
