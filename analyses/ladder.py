@@ -27,7 +27,8 @@ Duersch, Lambrecht & Oechssler, "Measuring skill and chance in games",
 between players of different skill with that between equals.
 
 **Rum Runner (solo).** A rung is the mean score difference, stronger minus
-weaker, on the same deals (Student-t over deals), the share of deals on
+weaker, on the same deals (over deals by gains and losses, ``analyses.deals``: it
+holds when the two policies differ on only a few deals), the share of deals on
 which the weaker policy scores more (an upset; a tie counts half), and the
 share of score variance due to the deal: a two-way layout (deal x policy,
 one game each) whose ANOVA variance components (Searle, Casella & McCulloch,
@@ -53,11 +54,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
+from analyses.deals import DealDifferences
 from analyses.matchup import MatchupAnswer
 from analyses.stats import (
     CONFIDENCE,
     Interval,
-    mean_interval_from_moments,
     share_interval_from_moments,
 )
 
@@ -126,9 +127,10 @@ def ladder(rungs: Sequence[MatchupAnswer]) -> LadderAnswer:
         return LadderAnswer(pd.DataFrame(), [], "", solo=False)
     method = ("Skill ladder: each policy against the next weaker one, one seat of the stronger "
               "among the weaker, rotated through every seat with the same games per seat, on "
-              "the same deals; win share clustered by deal (Student-t over deals, see the "
-              "head-to-head method). Upset rate = 1 - share; luck index = (1 - share) / "
-              "(1 - 1/P), its interval the share's mapped (exact). After Elias, Garfield & "
+              "the same deals; win share clustered by deal (an interval over deals by gains "
+              "and losses, see the head-to-head method). Upset rate = 1 - share; luck index "
+              "= (1 - share) / (1 - 1/P), its interval the share's mapped (exact). After "
+              "Elias, Garfield & "
               "Gutschera, Characteristics of Games (2012), and Duersch, Lambrecht & "
               "Oechssler, Measuring skill and chance in games, Eur. Econ. Rev. (2020).")
     return LadderAnswer(pd.DataFrame(rows), sentences, method, solo=False)
@@ -151,6 +153,8 @@ class ScoreLadderTally:
         rungs = len(self.policies) - 1
         # [group, rung, moment]: n, Σa, Σb, Σa², Σb², Σab, Σu, Σu² (a weaker, b stronger).
         self.sums = np.zeros((groups, rungs, 8))
+        # per rung the score lead b - a per deal, as exact gains and losses (its interval)
+        self.leads = [DealDifferences(0.0) for _ in range(rungs)]
 
     def add(self, frames) -> ScoreLadderTally:
         frames = list(frames)
@@ -165,6 +169,7 @@ class ScoreLadderTally:
         for r in range(len(self.policies) - 1):
             a, b = scores[r], scores[r + 1]
             u = (a > b) + 0.5 * (a == b)
+            self.leads[r].add(b - a)
             for k, v in enumerate((np.ones_like(a), a, b, a * a, b * b, a * b, u, u * u)):
                 self.sums[:, r, k] += np.bincount(group, weights=v, minlength=self.groups)
         return self
@@ -173,6 +178,8 @@ class ScoreLadderTally:
         if (other.policies, other.groups) != (self.policies, self.groups):
             raise ValueError("cannot merge ladders of other policies or groups")
         self.sums += other.sums
+        for mine, theirs in zip(self.leads, other.leads, strict=True):
+            mine.merge(theirs)
         return self
 
 
@@ -227,8 +234,7 @@ def score_ladder(tally: ScoreLadderTally, confidence: float = CONFIDENCE) -> Lad
         g = tally.sums[:, r, :]
         n, sa, sb, saa, sbb, sab, su, suu = g.sum(axis=0)
         n = int(n)
-        # The lead b - a per deal: Σ(b-a) and Σ(b-a)² from the sums.
-        lead = mean_interval_from_moments(n, sb - sa, sbb - 2 * sab + saa, confidence)
+        lead = tally.leads[r].interval(confidence)
         upset = (share_interval_from_moments(n, su / n, max(suu / n - (su / n) ** 2, 0.0),
                                              confidence) if n else Interval(math.nan, 0, 1))
         deal, policy, rest = (_clipped(iv) for iv in jackknife(variance_shares, g, confidence))
@@ -249,7 +255,10 @@ def score_ladder(tally: ScoreLadderTally, confidence: float = CONFIDENCE) -> Lad
             + ("the cards decide more than the player." if deal.estimate > policy.estimate
                else "the player decides more than the cards."))
     method = ("Skill ladder (solo): each policy against the next weaker one on the same deals "
-              "(game indices). Score lead: Student-t over deals of the per-deal difference. "
+              "(game indices). Score lead: the mean per-deal difference, its interval over deals "
+              "by gains and losses (the deals' gains and losses, each mean with Hall's (1992) "
+              "skewness-corrected t interval, combined by MOVER, Zou & Donner 2008; it holds "
+              "when the two differ on few deals, and is Student-t's when they differ on many). "
               "Upset: the weaker policy scores more (ties count half), Wilson on the "
               "tie-adjusted effective size. Variance shares: ANOVA variance components of a "
               "deal x policy layout with one game per cell (Searle, Casella & McCulloch, "

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analyses.deals import DealDifferences
 from analyses.ladder import (
     LUCK_WORDS,
     ScoreLadderTally,
@@ -79,9 +80,10 @@ def test_score_ladder_lead_and_upsets_by_hand():
     answer = score_ladder(ScoreLadderTally(("a", "b", "c")).add(frames))
     t = answer.table
     d = frames[1]["score_0"] - frames[0]["score_0"]
-    want = mean_interval(d)
-    assert (t["lead"].iloc[0], t["lead_low"].iloc[0], t["lead_high"].iloc[0]) == \
-        pytest.approx(tuple(want))
+    got = (t["lead"].iloc[0], t["lead_low"].iloc[0], t["lead_high"].iloc[0])
+    assert got == tuple(DealDifferences(0.0).add(d.to_numpy()).interval())
+    # every deal differs, nearly symmetrically: close to Student-t's interval
+    assert got == pytest.approx(tuple(mean_interval(d)), rel=1e-3)
     upsets = ((frames[0]["score_0"] > frames[1]["score_0"]).mean()
               + 0.5 * (frames[0]["score_0"] == frames[1]["score_0"]).mean())
     assert t["upset"].iloc[0] == pytest.approx(upsets)
@@ -137,3 +139,4 @@ def test_a_rung_the_stronger_always_wins_keeps_an_interval_of_width():
     assert 0.98 < answer.share.low < 1.0
     luck = ladder([answer]).table.iloc[0]
     assert luck["luck_low"] == 0.0 and luck["luck_high"] > 0.0
+
