@@ -165,6 +165,17 @@ def rare_solo_lead(rng) -> bool:
     return bool(row["lead_low"] <= 0.02 * 0.8 * 3 <= row["lead_high"])
 
 
+def equal_ladder(rng) -> bool:
+    """A ladder of five equal policies (four rungs of 4 players, 400 shared deals each; the
+    stronger plays differently on 10% of deals and wins those at the fair 1/4): no rung
+    says the ladder's order is wrong (uncorrected, some rung said it in 8.6% of ladders)."""
+    from analyses.ladder import ladder
+
+    rungs = [matchup(_shared_deal_runs(rng, 4, 400, 0.1, 0.25), 4, f"p{k + 1}", f"p{k}")
+             for k in range(4)]
+    return not any("order is wrong" in r for r in ladder(rungs).table["reading"])
+
+
 def position_test_level(rng) -> bool:
     """No position effect, Montego-Bay-like positions: the clustered test does not reject."""
     players, n = 3, 1000
@@ -466,6 +477,8 @@ CASES = (
          0.95, rare_gains_40, 300),
     Case("solo score lead, 2% of 1,000 deals differ, 90% gains", "coverage >= 95%", 0.95,
          rare_solo_lead, 1000),
+    Case("ladder of equal policies: 'order is wrong' on some rung", "false verdict <= 5%",
+         0.95, equal_ladder, 150),
     Case("rail-position test, no effect", "false rejection <= 5%", 0.95, position_test_level),
     Case("equal-seats test, 10% ties", "false rejection <= 5%", 0.95,
          seat_test_level_with_ties, 1000),
