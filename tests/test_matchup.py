@@ -168,8 +168,8 @@ def test_rotations_on_different_games_are_not_clustered():
 
 
 def test_solo_command_compares_scores_on_the_same_deals(capsys):
-    """Rum Runner: the two policies' scores on the same deals, the lead Student-t over deals,
-    equal to the difference computed from the runs themselves."""
+    """Rum Runner: the two policies' scores on the same deals, the lead by gains and losses
+    over deals, equal to the difference computed from the runs themselves."""
     import json
 
     from scipy import stats as st
