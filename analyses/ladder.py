@@ -159,9 +159,9 @@ def ladder(rungs: Sequence[MatchupAnswer]) -> LadderAnswer:
               f"over the ladder's {len(rows)} rungs, is below 2.5%, so a ladder of equal "
               "policies says it on some rung with at most 2.5% chance (uncorrected, some "
               "rung of four equal ones said it in 8.6% of 2,000 simulated ladders; "
-              "corrected, 1.4%). After Elias, Garfield & Gutschera, Characteristics of Games (2012), "
-              "and Duersch, Lambrecht & Oechssler, Measuring skill and chance in games, Eur. "
-              "Econ. Rev. (2020).")
+              "corrected, 1.4%). After Elias, Garfield & Gutschera, Characteristics of "
+              "Games (2012), and Duersch, Lambrecht & Oechssler, Measuring skill and chance "
+              "in games, Eur. Econ. Rev. (2020).")
     return LadderAnswer(pd.DataFrame(rows), sentences, method, solo=False)
 
 
