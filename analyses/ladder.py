@@ -27,7 +27,8 @@ Duersch, Lambrecht & Oechssler, "Measuring skill and chance in games",
 between players of different skill with that between equals.
 
 **Rum Runner (solo).** A rung is the mean score difference, stronger minus
-weaker, on the same deals (Student-t over deals), the share of deals on
+weaker, on the same deals (over deals by gains and losses, ``analyses.deals``: it
+holds when the two policies differ on only a few deals), the share of deals on
 which the weaker policy scores more (an upset; a tie counts half), and the
 share of score variance due to the deal: a two-way layout (deal x policy,
 one game each) whose ANOVA variance components (Searle, Casella & McCulloch,
@@ -53,11 +54,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
+from analyses.deals import DealDifferences
 from analyses.matchup import MatchupAnswer
 from analyses.stats import (
     CONFIDENCE,
     Interval,
-    mean_interval_from_moments,
+    holm,
     share_interval_from_moments,
 )
 
@@ -74,11 +76,31 @@ def luck_words(index: float) -> str:
     return next(w for bound, w in LUCK_WORDS if index < bound)
 
 
-def _reading(m: MatchupAnswer, luck: Interval) -> str:
-    """What a rung says: how much is luck, or that the ladder's order is wrong or unshown."""
-    if m.share.high < m.fair:
+def wrong_order(rungs: Sequence[MatchupAnswer]) -> tuple[np.ndarray, np.ndarray]:
+    """Per rung, the Holm-adjusted one-sided p-value of "the stronger policy's share is at
+    least 1/P" (``MatchupAnswer.p_below``; a rung without one counts as 1) and whether the
+    ladder's order is shown wrong there: adjusted p below (1 - CONFIDENCE)/2. Uncorrected,
+    each rung's 95% interval lies below 1/P in 2.5% of equal-policy rungs, so a ladder of
+    four equal rungs said "wrong" somewhere in 8.6% of 2,000 simulated ladders; Holm's
+    step-down keeps that family-wise rate at most 2.5% whatever the rungs' dependence (they
+    share deals; 1.4% simulated, ``analyses.validation``), and a one-rung ladder reads as
+    its interval."""
+    p = np.array([m.p_below if math.isfinite(m.p_below) else 1.0 for m in rungs], float)
+    adjusted = holm(p) if p.size else p
+    return adjusted, adjusted < (1 - CONFIDENCE) / 2
+
+
+def _reading(m: MatchupAnswer, luck: Interval, wrong: bool = False, rungs: int = 1) -> str:
+    """What a rung says: how much is luck, or that the ladder's order is wrong or unshown
+    (``wrong``: shown wrong after the correction over the ladder's ``rungs``)."""
+    if wrong:
         return (f"{m.focal} is weaker than {m.field} here (interval wholly below an equal "
-                "player's share): the ladder's order is wrong at this rung")
+                "player's share, also after Holm's correction over the ladder's "
+                f"{rungs} rungs): the ladder's order is wrong at this rung")
+    if m.share.high < m.fair:
+        return (f"{m.focal} looks weaker than {m.field} here (its own 95% interval lies below "
+                f"an equal player's share) but not after Holm's correction over the ladder's "
+                f"{rungs} rungs: the ladder's order is not shown to be wrong at this rung")
     if m.share.low <= m.fair:
         return (f"{m.focal} is not shown to be stronger than {m.field} (the interval holds an "
                 "equal player's share)")
@@ -106,31 +128,40 @@ def ladder(rungs: Sequence[MatchupAnswer]) -> LadderAnswer:
     """The ladder of a multi-player game from its rungs' head-to-head answers (stronger
     policy focal, weaker the field), weakest rung first."""
     rows, sentences = [], []
-    for m in rungs:
+    adjusted, wrong = wrong_order(rungs)
+    for k, m in enumerate(rungs):
         luck = luck_index(m.share, m.players)
+        reading = _reading(m, luck, bool(wrong[k]), len(rungs))
         upset = Interval(1 - m.share.estimate, 1 - m.share.high, 1 - m.share.low)
         rows.append({"stronger": m.focal, "weaker": m.field, "players": m.players,
                      "games": m.games, "fair": m.fair, "share": m.share.estimate,
                      "low": m.share.low, "high": m.share.high, "upset": upset.estimate,
                      "upset_low": upset.low, "upset_high": upset.high,
                      "luck": luck.estimate, "luck_low": luck.low, "luck_high": luck.high,
-                     "verdict": m.verdict, "reading": _reading(m, luck)})
+                     "verdict": m.verdict, "p_weaker_holm": float(adjusted[k]),
+                     "reading": reading})
         sentences.append(
             f"One {m.focal} player among {m.players - 1} {m.field} players wins "
             f"{m.share.estimate:.1%} [{m.share.low:.1%}, {m.share.high:.1%}] of games (an "
             f"equal player would win {m.fair:.0%}); a {m.field} player wins the other "
             f"{upset.estimate:.1%} [{upset.low:.1%}, {upset.high:.1%}]. Luck index "
             f"{luck.estimate:.2f} [{luck.low:.2f}, {luck.high:.2f}] (1: no better than an "
-            f"equal player, 0: always wins): {_reading(m, luck)}.")
+            f"equal player, 0: always wins): {reading}.")
     if not rows:
         return LadderAnswer(pd.DataFrame(), [], "", solo=False)
     method = ("Skill ladder: each policy against the next weaker one, one seat of the stronger "
               "among the weaker, rotated through every seat with the same games per seat, on "
-              "the same deals; win share clustered by deal (Student-t over deals, see the "
-              "head-to-head method). Upset rate = 1 - share; luck index = (1 - share) / "
-              "(1 - 1/P), its interval the share's mapped (exact). After Elias, Garfield & "
-              "Gutschera, Characteristics of Games (2012), and Duersch, Lambrecht & "
-              "Oechssler, Measuring skill and chance in games, Eur. Econ. Rev. (2020).")
+              "the same deals; win share clustered by deal (an interval over deals by gains "
+              "and losses, see the head-to-head method). Upset rate = 1 - share; luck index "
+              "= (1 - share) / (1 - 1/P), its interval the share's mapped (exact). The order "
+              "is called wrong at a rung only when its one-sided p-value of 'the stronger "
+              "policy wins at least 1/P' (its interval read the other way), Holm-adjusted "
+              f"over the ladder's {len(rows)} rungs, is below 2.5%, so a ladder of equal "
+              "policies says it on some rung with at most 2.5% chance (uncorrected, some "
+              "rung of four equal ones said it in 8.6% of 2,000 simulated ladders; "
+              "corrected, 1.4%). After Elias, Garfield & Gutschera, Characteristics of "
+              "Games (2012), and Duersch, Lambrecht & Oechssler, Measuring skill and chance "
+              "in games, Eur. Econ. Rev. (2020).")
     return LadderAnswer(pd.DataFrame(rows), sentences, method, solo=False)
 
 
@@ -151,6 +182,8 @@ class ScoreLadderTally:
         rungs = len(self.policies) - 1
         # [group, rung, moment]: n, Σa, Σb, Σa², Σb², Σab, Σu, Σu² (a weaker, b stronger).
         self.sums = np.zeros((groups, rungs, 8))
+        # per rung the score lead b - a per deal, as exact gains and losses (its interval)
+        self.leads = [DealDifferences(0.0) for _ in range(rungs)]
 
     def add(self, frames) -> ScoreLadderTally:
         frames = list(frames)
@@ -165,6 +198,7 @@ class ScoreLadderTally:
         for r in range(len(self.policies) - 1):
             a, b = scores[r], scores[r + 1]
             u = (a > b) + 0.5 * (a == b)
+            self.leads[r].add(b - a)
             for k, v in enumerate((np.ones_like(a), a, b, a * a, b * b, a * b, u, u * u)):
                 self.sums[:, r, k] += np.bincount(group, weights=v, minlength=self.groups)
         return self
@@ -173,6 +207,8 @@ class ScoreLadderTally:
         if (other.policies, other.groups) != (self.policies, self.groups):
             raise ValueError("cannot merge ladders of other policies or groups")
         self.sums += other.sums
+        for mine, theirs in zip(self.leads, other.leads, strict=True):
+            mine.merge(theirs)
         return self
 
 
@@ -227,8 +263,7 @@ def score_ladder(tally: ScoreLadderTally, confidence: float = CONFIDENCE) -> Lad
         g = tally.sums[:, r, :]
         n, sa, sb, saa, sbb, sab, su, suu = g.sum(axis=0)
         n = int(n)
-        # The lead b - a per deal: Σ(b-a) and Σ(b-a)² from the sums.
-        lead = mean_interval_from_moments(n, sb - sa, sbb - 2 * sab + saa, confidence)
+        lead = tally.leads[r].interval(confidence)
         upset = (share_interval_from_moments(n, su / n, max(suu / n - (su / n) ** 2, 0.0),
                                              confidence) if n else Interval(math.nan, 0, 1))
         deal, policy, rest = (_clipped(iv) for iv in jackknife(variance_shares, g, confidence))
@@ -249,7 +284,10 @@ def score_ladder(tally: ScoreLadderTally, confidence: float = CONFIDENCE) -> Lad
             + ("the cards decide more than the player." if deal.estimate > policy.estimate
                else "the player decides more than the cards."))
     method = ("Skill ladder (solo): each policy against the next weaker one on the same deals "
-              "(game indices). Score lead: Student-t over deals of the per-deal difference. "
+              "(game indices). Score lead: the mean per-deal difference, its interval over deals "
+              "by gains and losses (the deals' gains and losses, each mean with Hall's (1992) "
+              "skewness-corrected t interval, combined by MOVER, Zou & Donner 2008; it holds "
+              "when the two differ on few deals, and is Student-t's when they differ on many). "
               "Upset: the weaker policy scores more (ties count half), Wilson on the "
               "tie-adjusted effective size. Variance shares: ANOVA variance components of a "
               "deal x policy layout with one game per cell (Searle, Casella & McCulloch, "

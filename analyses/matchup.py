@@ -17,14 +17,18 @@ When the rotations play the same game indices (as ``rumsim matchup`` and
 the report pages plan them), they play the same deals (the world stream is
 seeded from seed and game index), so a deal's P games are not independent.
 The pooled share's interval is then clustered by deal: per game index, the
-focal policy's mean win over its P seats, with a Student-t interval over the
-deals. Since the win shares of one game add up to 1, the same deal with the
-field in every seat gives each seat 1/P on average, so this mean minus 1/P
-is a paired difference on common deals: when focal and field rarely play
-differently (a small change to a policy), most deals give exactly 1/P and
-the interval is far narrower than one that treats the games as independent;
-when a deal favours the focal seat wherever it sits, it is wider, as it
-must be. Without shared game indices (or a ``game`` column) the games are
+focal policy's mean win over its P seats, with an interval over the deals that
+holds when only a few deals differ (``analyses.deals``: the deals' gains and
+losses against 1/P, each mean by Hall's skewness-corrected t, combined by
+MOVER; Student-t's interval when many differ). Since the win shares of one game
+add up to 1, the same deal with the field in every seat gives each seat 1/P on
+average, so this mean minus 1/P is a paired difference on common deals: when
+focal and field rarely play differently (a small change to a policy), most
+deals give exactly 1/P and the interval is far narrower than one that treats
+the games as independent; when a deal favours the focal seat wherever it sits,
+it is wider, as it must be. The score lead per deal (its mean over the
+rotations, 0 when every rotation plays the deal alike) gets the same interval.
+Without shared game indices (or a ``game`` column) the games are
 independent and the interval is Wilson on the tie-adjusted effective sample
 size (``share_interval``); with the same number of games per seat that
 stratified sample's true variance is at most the pooled one.
@@ -40,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from analyses._text import text_table
+from analyses.deals import DealDifferences, as_float, exact_sum
 from analyses.stats import (
     CONFIDENCE,
     Interval,
@@ -71,6 +76,10 @@ class MatchupAnswer:
     verdict: str
     verdict_text: str
     method: str
+    # One-sided p-value of "the focal share is at least 1/P": half the miss rate of the
+    # widest interval (of this method) wholly below 1/P; 1 when the share is not below it.
+    # A ladder adjusts these over its rungs before it says its order is wrong.
+    p_below: float = math.nan
 
     @property
     def fair(self) -> float:
@@ -112,7 +121,8 @@ class MatchupAnswer:
                 "games": self.games, "fair": self.fair,
                 "share": self.share._asdict(), "lead": self.lead._asdict(),
                 "seats": self.table.to_dict(orient="records"), "verdict": self.verdict,
-                "verdict_text": self.verdict_text, "method": self.method}
+                "verdict_text": self.verdict_text, "method": self.method,
+                "p_below": self.p_below}
 
 
 def _lead(frame: pd.DataFrame, seat: int, players: int) -> np.ndarray:
@@ -122,20 +132,29 @@ def _lead(frame: pd.DataFrame, seat: int, players: int) -> np.ndarray:
 
 
 class _Moments:
-    """Count, sum and sum of squares of a stream of values."""
+    """Count, sum and sum of squares of a stream of values (exact sums, so the answer is
+    the same whatever the blocks)."""
 
     def __init__(self):
-        self.n, self.total, self.squares = 0, 0.0, 0.0
+        self.n, self._total, self._squares = 0, 0, 0
 
     def add(self, x: np.ndarray) -> None:
         self.n += x.size
-        self.total += float(x.sum())
-        self.squares += float((x * x).sum())
+        self._total += exact_sum(x)
+        self._squares += exact_sum(x * x)
 
     def merge(self, other: _Moments) -> None:
         self.n += other.n
-        self.total += other.total
-        self.squares += other.squares
+        self._total += other._total
+        self._squares += other._squares
+
+    @property
+    def total(self) -> float:
+        return as_float(self._total)
+
+    @property
+    def squares(self) -> float:
+        return as_float(self._squares)
 
     def mean_interval(self, confidence: float) -> Interval:
         return mean_interval_from_moments(self.n, self.total, self.squares, confidence)
@@ -153,15 +172,18 @@ class MatchupTally:
     frames of the same block (``add(frames)``, frame s being the focal seat s run). Per
     focal seat the moments of its wins and score leads; pooled, the same; and, while every
     block's rotations play the same game indices, the moments of each deal's mean win and
-    mean lead over the rotations (the clustered-by-deal interval). Memory does not grow with
-    the games; ``merge`` adds a tally of other game indices."""
+    mean lead over the rotations, as gains and losses against a deal played alike (1/P, 0:
+    the clustered-by-deal interval, ``analyses.deals``). Memory does not grow with the games;
+    ``merge`` adds a tally of other game indices, and the answer is the same whatever the
+    blocks and the order of merging (every sum is exact)."""
 
     def __init__(self, players: int):
         self.players = players
         self.wins = [_Moments() for _ in range(players)]
         self.leads = [_Moments() for _ in range(players)]
         self.pooled_wins, self.pooled_leads = _Moments(), _Moments()
-        self.deal_wins, self.deal_leads = _Moments(), _Moments()
+        self.deal_wins = DealDifferences(1.0 / players)
+        self.deal_leads = DealDifferences(0.0)
         self.by_deal = True  # every block so far paired the rotations by game index
 
     def add(self, frames) -> MatchupTally:
@@ -195,6 +217,20 @@ class MatchupTally:
         self.by_deal = self.by_deal and other.by_deal
         return self
 
+    def share(self, confidence: float = CONFIDENCE) -> Interval:
+        """The pooled win share with its interval (clustered by deal when it can be)."""
+        if not self.by_deal:
+            return self.pooled_wins.share_interval(confidence)
+        # A share cannot leave [0, 1]: clipping the interval keeps its coverage. When every
+        # deal gave the same mean (the focal policy won every game, say), the interval has
+        # no width; Wilson on the deals says what so many deals allow.
+        n = self.deal_wins.n
+        t = self.deal_wins.interval(confidence)
+        if t.high - t.low <= 1e-9 and n:  # no width but float noise
+            w = wilson_interval(min(max(t.estimate, 0.0), 1.0) * n, n, confidence)
+            t = Interval(t.estimate, w.low, w.high)
+        return Interval(t.estimate, max(t.low, 0.0), min(t.high, 1.0))
+
     def answer(self, focal: str, field: str, confidence: float = CONFIDENCE) -> MatchupAnswer:
         players = self.players
         rows = []
@@ -204,21 +240,32 @@ class MatchupTally:
             rows.append({"seat": seat, "games": self.wins[seat].n, "share": sh.estimate,
                          "low": sh.low, "high": sh.high, "lead": m.estimate,
                          "lead_low": m.low, "lead_high": m.high})
-        if self.by_deal:
-            # A share cannot leave [0, 1]: clipping the t interval keeps its coverage. When
-            # every deal gave the same mean (the focal policy won every game, say), the t
-            # interval has no width; Wilson on the deals says what so many deals allow.
-            t = self.deal_wins.mean_interval(confidence)
-            if t.high - t.low <= 1e-9 and self.deal_wins.n:  # no width but float noise
-                w = wilson_interval(t.estimate * self.deal_wins.n, self.deal_wins.n, confidence)
-                t = Interval(t.estimate, w.low, w.high)
-            share = Interval(t.estimate, max(t.low, 0.0), min(t.high, 1.0))
-            lead = self.deal_leads.mean_interval(confidence)
-        else:
-            share = self.pooled_wins.share_interval(confidence)
-            lead = self.pooled_leads.mean_interval(confidence)
-        return _answer(players, focal, field, self.pooled_wins.n, share, lead, rows,
-                       self.deal_wins.n if self.by_deal else None)
+        share = self.share(confidence)
+        lead = (self.deal_leads.interval(confidence) if self.by_deal
+                else self.pooled_leads.mean_interval(confidence))
+        answer = _answer(players, focal, field, self.pooled_wins.n, share, lead, rows,
+                         self.deal_wins.n if self.by_deal else None)
+        answer.p_below = p_below(self.share, 1.0 / players)
+        return answer
+
+
+def p_below(interval_at, value: float) -> float:
+    """One-sided p-value of "the truth is at least ``value``" from a family of two-sided
+    intervals ``interval_at(confidence)``: (1 - c)/2 for the confidence c whose upper bound
+    is ``value`` (found by bisection; the upper bound grows with c), so p < (1 - c)/2
+    exactly when the interval at c lies wholly below ``value``; 1 when the estimate is not
+    below it."""
+    if not interval_at(0.5).estimate < value:
+        return 1.0
+    lo, hi = 1e-9, 1.0 - 1e-12
+    if interval_at(hi).high < value:
+        return (1.0 - hi) / 2
+    if interval_at(lo).high >= value:
+        return (1.0 - lo) / 2
+    for _ in range(40):  # the level to 1e-12
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if interval_at(mid).high < value else (lo, mid)
+    return (1.0 - hi) / 2
 
 
 def _common_deals(frames) -> list[np.ndarray] | None:
@@ -272,10 +319,13 @@ def _answer(players: int, focal: str, field: str, games: int, share: Interval, l
               "(conservative for this stratified sample)" if deals is None else
               f"the rotations play the same {deals:,} deals (game indices), so the "
               f"pooled share is clustered by deal: per deal the {focal} policy's mean win over "
-              "its seats, Student-t interval over deals (a paired comparison with the field, "
-              "whose seats average 1/P on every deal)")
+              "its seats, a paired comparison with the field, whose seats average 1/P on every "
+              "deal; interval over deals by gains and losses: the deals' gains above 1/P and "
+              "losses below it, each mean with Hall's (1992) skewness-corrected t interval, "
+              "combined by MOVER (Zou & Donner 2008), which holds when only a few deals "
+              "differ and is Student-t's when many do")
     lead_text = ("Student-t interval" if deals is None else
-                 "Student-t interval over deals, clustered as the share")
+                 "over deals by gains and losses, clustered as the share")
     method = (f"Head to head: one {focal} seat among {field} seats, the {focal} seat rotated "
               f"through every seat with the same number of games each. Win share: {pooled}; "
               "per seat: Wilson on the tie-adjusted effective sample size; score lead: the "

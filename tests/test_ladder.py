@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analyses.deals import DealDifferences
 from analyses.ladder import (
     LUCK_WORDS,
     ScoreLadderTally,
@@ -79,9 +80,10 @@ def test_score_ladder_lead_and_upsets_by_hand():
     answer = score_ladder(ScoreLadderTally(("a", "b", "c")).add(frames))
     t = answer.table
     d = frames[1]["score_0"] - frames[0]["score_0"]
-    want = mean_interval(d)
-    assert (t["lead"].iloc[0], t["lead_low"].iloc[0], t["lead_high"].iloc[0]) == \
-        pytest.approx(tuple(want))
+    got = (t["lead"].iloc[0], t["lead_low"].iloc[0], t["lead_high"].iloc[0])
+    assert got == tuple(DealDifferences(0.0).add(d.to_numpy()).interval())
+    # every deal differs, nearly symmetrically: close to Student-t's interval
+    assert got == pytest.approx(tuple(mean_interval(d)), rel=1e-3)
     upsets = ((frames[0]["score_0"] > frames[1]["score_0"]).mean()
               + 0.5 * (frames[0]["score_0"] == frames[1]["score_0"]).mean())
     assert t["upset"].iloc[0] == pytest.approx(upsets)
@@ -137,3 +139,24 @@ def test_a_rung_the_stronger_always_wins_keeps_an_interval_of_width():
     assert 0.98 < answer.share.low < 1.0
     luck = ladder([answer]).table.iloc[0]
     assert luck["luck_low"] == 0.0 and luck["luck_high"] > 0.0
+
+
+def test_a_ladder_of_equal_policies_corrects_its_wrong_order_across_rungs():
+    """Four rungs of equal policies; on one the stronger's 95% interval happens to lie below
+    1/P (one-sided p 1.6%). Uncorrected that rung said the ladder's order is wrong (a ladder
+    of four equal rungs said so somewhere in about 10% of ladders); after Holm over the four
+    rungs (1.6% x 4 > 2.5%) it says only that it looks weaker, not that the order is wrong.
+    Alone, the same rung is one whose interval says it."""
+    from analyses.matchup import matchup
+    from analyses.validation import _shared_deal_runs
+
+    low = matchup(_shared_deal_runs(np.random.default_rng(11), 4, 400, 0.1, 0.25), 4, "b",
+                  "a")
+    assert low.share.high < 0.25 and 0.00625 < low.p_below < 0.025
+    even = [_rung(4, 0.25).answer(f"p{k}", f"p{k - 1}") for k in range(3)]
+    t = ladder([*even, low]).table
+    assert not any("order is wrong" in r for r in t["reading"])
+    assert "not after Holm's correction over the ladder's 4 rungs" in t["reading"].iloc[3]
+    assert t["p_weaker_holm"].iloc[3] == pytest.approx(4 * low.p_below)
+    alone = ladder([low]).table
+    assert "the ladder's order is wrong at this rung" in alone["reading"].iloc[0]

@@ -135,3 +135,38 @@ def test_the_exact_share_interval_is_clopper_pearson():
         assert iv.estimate == k / n
         assert iv.low == pytest.approx(ref.low, abs=1e-12)
         assert iv.high == pytest.approx(ref.high, abs=1e-12)
+
+
+def test_hall_interval_is_student_t_without_skewness_and_reaches_up_with_it():
+    from analyses.stats import hall_mean_interval_from_moments, mean_interval
+
+    x = np.array([-2.0, -1.0, 0.0, 1.0, 2.0] * 20)      # skewness 0
+    got = hall_mean_interval_from_moments(x.size, x.sum(), (x * x).sum(), (x ** 3).sum())
+    assert tuple(got) == pytest.approx(tuple(mean_interval(x)))
+    y = np.r_[np.zeros(990), np.ones(10)]               # 10 rare gains of 1000
+    t = mean_interval(y)
+    h = hall_mean_interval_from_moments(y.size, y.sum(), y.sum(), y.sum())
+    assert h.estimate == t.estimate and h.high > t.high and h.low > t.low
+    assert hall_mean_interval_from_moments(5, 5.0, 5.0, 5.0)[1:] == (1.0, 1.0)  # no spread
+
+
+def test_mover_of_wald_parts_is_the_wald_interval_of_the_difference():
+    from analyses.stats import Interval, mover_difference
+
+    a, b, r = Interval(3.0, 1.0, 5.0), Interval(1.0, 0.0, 2.0), 0.3
+    half = np.sqrt(2 ** 2 + 1 ** 2 - 2 * r * 2 * 1)
+    assert tuple(mover_difference(a, b, r)) == pytest.approx((2.0, 2.0 - half, 2.0 + half))
+
+
+def test_exact_sum_is_exact_and_order_free():
+    from fractions import Fraction
+
+    from analyses.deals import as_float, exact_sum
+
+    x = np.r_[np.random.default_rng(0).normal(0, 1e3, 1000), 1 / 3, -1 / 3, 1e-300, 5e-324,
+              1e300, -1e300, 0.0]
+    assert Fraction(exact_sum(x), 1 << 1200) == sum(Fraction(float(v)) for v in x)
+    assert exact_sum(x[::-1]) == exact_sum(x[:500]) + exact_sum(x[500:]) == exact_sum(x)
+    assert as_float(exact_sum(x)) == float(sum(Fraction(float(v)) for v in x))
+    with pytest.raises(ValueError, match="finite"):
+        exact_sum(np.array([1.0, np.nan]))

@@ -77,7 +77,7 @@ def matchup(
 def _solo(info, policy, field, n_games, rules, seed, workers, output, playing) -> None:
     """A solo game's head to head: both policies play the same deals (game indices), and the
     answer is the focal policy's score lead over the field's per deal (the skill ladder's
-    solo rung: Student-t over deals, upset rate, variance shares)."""
+    solo rung: gains and losses over deals, upset rate, variance shares)."""
     from analyses.ladder import ScoreLadderTally, score_ladder
     from analyses.stats import CONFIDENCE, mean_interval_from_moments
 
