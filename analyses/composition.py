@@ -5,10 +5,12 @@ points by category (``vp_<category>_<seat>``, declared by the game): per
 category, the mean a player scores (each game's mean over its seats), the
 mean the game's winner scores (win-weighted, so a shared win splits), and
 the category's share of a player's total. Games are independent, so each
-mean gets a Student-t interval over the per-game values.
+mean gets an interval over the per-game values: Hall's skewness-corrected
+Student-t (points by category are skewed, a rare bonus most of all, and slow
+policies give runs of 20-30 games, where the symmetric interval under-covered).
 
 The answer keeps no rows: a :class:`CompositionTally` fed chunk by chunk keeps
-per category the sums and sums of squares of the two per-game values, and
+per category the sums of the two per-game values, their squares and cubes, and
 the sum of each game's total, and tallies of disjoint games merge.
 :func:`composition` is the tally fed the whole frame.
 """
@@ -20,12 +22,14 @@ import re
 import numpy as np
 import pandas as pd
 
-from analyses.stats import CONFIDENCE, Interval, mean_interval_from_moments
+from analyses.stats import CONFIDENCE, Interval, skewed_mean_interval_from_moments
 
 METHOD = ("Score composition: per category, each game's mean over its seats (a player's "
           "points) and the win-weighted mean (the winner's points; a shared win splits), "
-          "averaged over games with a Student-t 95% interval (games are independent; the "
-          "seats of one game are not, so they are averaged first).")
+          "averaged over games with Hall's skewness-corrected Student-t 95% interval (games "
+          "are independent; the seats of one game are not, so they are averaged first; "
+          "points are skewed, and the symmetric interval did not hold at 20-30 games; none "
+          "when every game gave the same value).")
 
 NO_CATEGORIES = "the run has no vp_<category>_<seat> columns to break scores down by"
 
@@ -37,16 +41,17 @@ def categories(frame: pd.DataFrame) -> list[str]:
 
 class CompositionTally:
     """What :func:`composition` needs, fed chunk by chunk: the games and, per category, the
-    sum and sum of squares of each game's seat total (P times its per-seat mean: whole
-    points sum exactly as Python integers) and of each game's win-weighted value, and the
+    sums of each game's seat total (P times its per-seat mean: whole points sum exactly as
+    Python integers) and of each game's win-weighted value, of their squares and cubes, and
+    the
     sum of each game's total over the categories. The categories are the first chunk's."""
 
     def __init__(self, players: int):
         self.players = players
         self.cats: list[str] | None = None  # known at the first chunk
         self.n = 0
-        self.player: dict[str, list] = {}   # category -> [Σ seat total, Σ seat total²]
-        self.winner: dict[str, list] = {}   # category -> [Σ win-weighted, Σ win-weighted²]
+        self.player: dict[str, list] = {}   # category -> [Σ seat total, its Σ², Σ³]
+        self.winner: dict[str, list] = {}   # category -> [Σ win-weighted, its Σ², Σ³]
         self.total = 0                      # Σ over games and categories of the seat total
 
     def add(self, frame: pd.DataFrame) -> CompositionTally:
@@ -56,8 +61,8 @@ class CompositionTally:
             if not cats:
                 raise ValueError(NO_CATEGORIES)
             self.cats = cats
-            self.player = {c: [0, 0] for c in cats}
-            self.winner = {c: [0.0, 0.0] for c in cats}
+            self.player = {c: [0, 0, 0] for c in cats}
+            self.winner = {c: [0.0, 0.0, 0.0] for c in cats}
         seats = range(self.players)
         wins = frame[[f"win_{s}" for s in seats]].to_numpy(dtype=float)
         self.n += len(frame)
@@ -78,8 +83,8 @@ class CompositionTally:
             return self
         if self.cats is None:
             self.cats = list(other.cats)
-            self.player = {c: [0, 0] for c in other.cats}
-            self.winner = {c: [0.0, 0.0] for c in other.cats}
+            self.player = {c: [0, 0, 0] for c in other.cats}
+            self.winner = {c: [0.0, 0.0, 0.0] for c in other.cats}
         if other.cats != self.cats or other.players != self.players:
             raise ValueError("cannot merge score compositions of other categories or players")
         self.n += other.n
@@ -98,9 +103,9 @@ class CompositionTally:
         rows = []
         for c in self.cats:
             # The per-seat mean is the seat total / P: scale its interval, not the sums.
-            seat = mean_interval_from_moments(n, *self.player[c], confidence)
+            seat = skewed_mean_interval_from_moments(n, *self.player[c], confidence)
             player = Interval(*(v / p for v in seat))
-            winner = mean_interval_from_moments(n, *self.winner[c], confidence)
+            winner = skewed_mean_interval_from_moments(n, *self.winner[c], confidence)
             rows.append({"category": c, "player": player.estimate, "player_low": player.low,
                          "player_high": player.high, "winner": winner.estimate,
                          "winner_low": winner.low, "winner_high": winner.high,
@@ -122,6 +127,8 @@ def _sum(values: np.ndarray):
 
 
 def _add(sums: list, values: np.ndarray) -> None:
-    """Add an array's sum and sum of squares to ``sums`` = [Σ, Σ²], in place."""
+    """Add an array's sums of values, squares and cubes to ``sums`` = [Σ, Σ², Σ³], in
+    place."""
     sums[0] += _sum(values)
     sums[1] += _sum(values * values)
+    sums[2] += _sum(values * values * values)

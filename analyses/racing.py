@@ -247,6 +247,26 @@ class Race:
         return min(self.survivors, key=lambda i: (misses(i), obj.point(self.tally, i), i))
 
     @property
+    def shown_miss(self) -> float:
+        """Each shown interval's two-sided miss: alpha split over the K settings raced and
+        the looks the budget allows (Bonferroni). Then every setting's interval holds
+        together at 1 - alpha at whichever look the race stopped, so the recommendation's
+        holds though the same games chose it as the best (95% each would not: the
+        validation's races of 8 equal settings). One metric at a time: each goal metric's
+        intervals are a family of their own."""
+        return self.alpha / (len(self.labels) * self.looks_max)
+
+    def interval(self, metric: Metric, arm: int) -> tuple[float, float]:
+        """``arm``'s interval of ``metric`` as shown (see ``shown_miss``)."""
+        return metric.interval(self.tally, arm, self.shown_miss)
+
+    @property
+    def level(self) -> str:
+        """The shown intervals' level, in words."""
+        return (f"{1 - self.alpha:.0%} simultaneous over the {len(self.labels)} settings "
+                f"raced and up to {self.looks_max} looks (each {1 - self.shown_miss:.2%})")
+
+    @property
     def full_cost(self) -> int:
         """Games every candidate would have played to reach the survivors' count."""
         return len(self.labels) * int(self.tally.games[self.survivors].max())

@@ -44,7 +44,7 @@ from simulate.errors import Interrupted, UserError
 MAX_GRID = 64      # settings raced whole; more (or a float knob) are screened first
 FINALISTS = 8      # settings the screening sends on to the race (the current rules join)
 TRIALS = 96        # settings the screening proposes (default)
-CONFIDENCE = 0.95  # the intervals shown (per comparison)
+CONFIDENCE = 0.95  # the changes against the current rules (per comparison, Holm)
 # the least --error-rate: split over looks and statements, a smaller one leaves a per-interval
 # miss that rounds 1 - miss to 1.0 (no finite interval), and no budget could drop anything
 MIN_ERROR_RATE = 1e-6
@@ -116,12 +116,13 @@ class TuneAnswer:
         return 1 - self.race.played / full if full else 0.0
 
     def goal_rows(self, arm: int) -> list[dict]:
-        """Each goal metric of ``arm`` once, with its 95% interval and, for the constraints
-        on it, whether the interval shows each met."""
+        """Each goal metric of ``arm`` once, with its interval (simultaneous over the settings
+        raced: ``Race.shown_miss``) and, for the constraints on it, whether the interval
+        shows each met."""
         t, out = self.race.tally, []
         for m in self.metrics:
             est = m.estimate(t, arm)
-            lo, hi = m.interval(t, arm, 1 - CONFIDENCE)
+            lo, hi = self.race.interval(m, arm)
             out.append({"metric": m.name, "estimate": est, "low": lo, "high": hi,
                         "unit": m.unit, "method": m.method(),
                         "constraints": {g.text(): g.met(lo, hi) for g in self.goals
@@ -169,7 +170,9 @@ class TuneAnswer:
                      "interrupted": r.interrupted, "none_feasible": r.none_feasible},
             "screening": self.screening, "skipped": self.skipped, "seed": self.seed,
             "games_played": self.played, "seconds": self.seconds,
-            "confidence": CONFIDENCE,
+            "settings_intervals": {"confidence": 1 - r.alpha, "per_interval": 1 - r.shown_miss,
+                                   "level": r.level},
+            "moves_confidence": CONFIDENCE,
         }
 
     def render_text(self) -> str:
@@ -184,6 +187,7 @@ class TuneAnswer:
                       "constraints' metrics, pushed inward).", ""]
         lines.append(f"Recommendation: {self.labels[self.best]}")
         lines += [f"  {goal_line(g)}" for g in self.goal_rows(self.best)]
+        lines.append(f"  (intervals {r.level}: they hold for the setting chosen as the best)")
         if self.tied:
             lines += ["", f"Not told apart from it ({len(self.tied)}; the race could not show "
                       "them worse):"]
@@ -221,7 +225,8 @@ class TuneAnswer:
                          f"{self.skipped[0]}")
         if r.interrupted:
             lines.append("Interrupted: the answer rests on the looks that finished.")
-        lines.append("Intervals: 95% per comparison; " + "; ".join(
+        lines.append("Intervals: each setting's as above, the changes' 95% per comparison; "
+                     + "; ".join(
             sorted({f"{g.metric.name}: {g.metric.method()}" for g in self.goals})) + ".")
         return "\n".join(lines)
 

@@ -462,6 +462,124 @@ def race_rare_constraint_015(rng) -> bool:
     return race_rare_constraint(rng, 0.0015)
 
 
+# The recommendation `rumsim tune` shows was chosen as the best on the very games its interval
+# reads: at 95% per setting, the best of 8 equal settings was covered in 84% of races.
+EIGHT_EQUAL = tuple(Truth(0.53, shift=k / 8) for k in range(8))
+EIGHT_ONE_BEST = NEAR_BEST + (Truth(0.515), Truth(0.49))
+
+
+def recommendation_covers(truths, rng) -> bool:
+    """The interval ``rumsim tune`` shows for its recommendation (``TuneAnswer.goal_rows``)
+    covers the recommended setting's true first-player edge."""
+    from analyses.tune import TuneAnswer
+
+    got = race_truths(truths, int(rng.integers(2**62)), 30_000)
+    answer = TuneAnswer("synthetic", 2, "", list(got.objective.goals), [], got.labels,
+                        [()] * len(truths), got, [], 0)
+    row = answer.goal_rows(answer.best)[0]
+    return bool(row["low"] <= truths[answer.best].p - 0.5 <= row["high"])
+
+
+def recommendation_eight_equal(rng) -> bool:
+    return recommendation_covers(EIGHT_EQUAL, rng)
+
+
+def recommendation_one_best(rng) -> bool:
+    return recommendation_covers(EIGHT_ONE_BEST, rng)
+
+
+# ---------------------------------------------------------------- a slow policy's 20-30 games
+
+def _games(rng) -> int:
+    return int(rng.integers(20, 31))
+
+
+def _skewed_counts(rng, mean: float, k: float, size) -> np.ndarray:
+    """Negative binomial counts (a gamma mixture of Poissons): variance mean + mean^2 / k."""
+    return rng.poisson(rng.gamma(k, mean / k, size))
+
+
+def event_count_small(rng) -> bool:
+    """A skewed count per game (mean 2, variance 10), 20-30 games: its interval covers 2."""
+    from analyses.events import event_rates
+
+    frame = pd.DataFrame({"x": _skewed_counts(rng, 2.0, 0.5, _games(rng))})
+    row = event_rates(frame, {"x": "x"}).iloc[0]
+    return bool(row["low"] <= 2.0 <= row["high"])
+
+
+def event_share_small(rng) -> bool:
+    """A rare share of clustered events (Poisson(2) tries a game, each a hit with the game's
+    chance, Beta(0.5, 4.5): mean 10%), 20-30 games: its interval covers 10%."""
+    from analyses.events import event_rates
+
+    n = _games(rng)
+    x = rng.poisson(2.0, n)
+    frame = pd.DataFrame({"y": rng.binomial(x, rng.beta(0.5, 4.5, n)), "x": x})
+    row = event_rates(frame, {}, {"hits": ("y", "x")}).iloc[0]
+    return bool(row["low"] <= 0.1 <= row["high"])
+
+
+def winner_points_small(rng) -> bool:
+    """Three seats score skewed points in a category (mean 4, variance 20) and a winner is
+    drawn apart from them, 20-30 games: the winner's mean points' interval covers 4."""
+    from analyses.composition import composition
+
+    n = _games(rng)
+    points = _skewed_counts(rng, 4.0, 1.0, (n, 3))
+    winner = rng.integers(0, 3, n)
+    frame = pd.DataFrame({**{f"win_{s}": (winner == s).astype(float) for s in range(3)},
+                          **{f"vp_a_{s}": points[:, s] for s in range(3)}})
+    row = composition(frame, 3).iloc[0]
+    return bool(row["winner_low"] <= 4.0 <= row["winner_high"])
+
+
+FEEL_TIE = 0.05       # games whose top standing is shared
+FEEL_MARGIN_P = 0.25  # the sole winner's margin: Geometric(0.25), mean 4
+FEEL_ROUNDS = (15, 10.0, 2.0)  # rounds: 15 + negative binomial (mean 10, k 2)
+
+
+def _feel_frame(rng, n: int) -> pd.DataFrame:
+    """n 3-player games with known feel: a tie for first in FEEL_TIE of them, else a sole
+    winner ahead by a Geometric(FEEL_MARGIN_P) margin; skewed lengths; Poisson(1.5) lead
+    changes (at most the round boundaries)."""
+    base, mean, k = FEEL_ROUNDS
+    rounds = base + _skewed_counts(rng, mean, k, n)
+    margin = np.where(rng.random(n) < FEEL_TIE, 0, rng.geometric(FEEL_MARGIN_P, n))
+    w = rng.integers(0, 3, n)
+    scores = 20 - rng.integers(1, 10, (n, 3))
+    scores[np.arange(n), (w + 1) % 3] = 20
+    scores[np.arange(n), w] = 20 + margin
+    frame = {"rounds": rounds, "lead_changes": np.minimum(rng.poisson(1.5, n), rounds - 1)}
+    frame.update({f"score_{s}": scores[:, s] for s in range(3)})
+    frame.update({f"win_{s}": (w == s).astype(float) for s in range(3)})
+    return pd.DataFrame(frame)
+
+
+def _feel_covers(rng, statistic: str, truth: float) -> bool:
+    from analyses.feel import feel_of_frame
+
+    row = feel_of_frame(_feel_frame(rng, _games(rng)), 3).set_index("statistic").loc[statistic]
+    return bool(row["low"] <= truth <= row["high"])
+
+
+def feel_tie_small(rng) -> bool:
+    return _feel_covers(rng, "tied for first", FEEL_TIE)
+
+
+def feel_margin_small(rng) -> bool:
+    return _feel_covers(rng, "mean margin (score)", (1 - FEEL_TIE) / FEEL_MARGIN_P)
+
+
+def _rounds_p90() -> float:
+    base, mean, k = FEEL_ROUNDS
+    return base + float(_st.nbinom.ppf(0.9, k, k / (k + mean)))
+
+
+def feel_p90_small(rng) -> bool:
+    return _feel_covers(rng, "90th percentile rounds", _rounds_p90())
+
+
 CASES = (
     Case("Wilson interval, share 10% of 400", "coverage >= 95%", 0.95, wilson),
     Case("share with 15% ties (effective n)", "coverage >= 95%", 0.95, tied_share),
@@ -504,6 +622,22 @@ CASES = (
          race_rare_constraint_03, 150),
     Case("racing vs a rare infeasible rival (0.15% capped, bound 0.1%)", "error <= 5%", 0.95,
          race_rare_constraint_015, 150),
+    Case("recommendation's interval, 8 equal settings", "coverage >= 95%", 0.95,
+         recommendation_eight_equal, 200),
+    Case("recommendation's interval, one best of 8", "coverage >= 95%", 0.95,
+         recommendation_one_best, 200),
+    Case("skewed count per game, 20-30 games (Hall)", "coverage >= 95%", 0.95,
+         event_count_small),
+    Case("rare share of clustered events, 20-30 games (Korn-Graubard)", "coverage >= 95%",
+         0.95, event_share_small),
+    Case("winner's points by category, 20-30 games (Hall)", "coverage >= 95%", 0.95,
+         winner_points_small),
+    Case("feel: ties for first at 5%, 20-30 games (exact)", "coverage >= 95%", 0.95,
+         feel_tie_small, 1000),
+    Case("feel: mean margin, 20-30 games (Hall)", "coverage >= 95%", 0.95,
+         feel_margin_small, 1000),
+    Case("feel: 90th percentile rounds, 20-30 games", "coverage >= 95%", 0.95,
+         feel_p90_small, 1000),
 )
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from analyses.composition import categories, composition
 from analyses.events import event_rates
-from analyses.stats import ratio_interval
+from analyses.stats import exact_share_interval, ratio_interval
 from reports.sections.matchup import Matchup
 
 
@@ -28,7 +28,8 @@ def test_composition_by_hand():
     assert t.loc["a", "winner"] == pytest.approx(3.0)
     assert t.loc["b", "winner"] == pytest.approx(2.5)
     assert t.loc["a", "share"] == pytest.approx(2.0 / 3.5)
-    assert t.loc["a", "player_low"] == t.loc["a", "player_high"] == pytest.approx(2.0)
+    # a player's a is 2 in both games: two games alike say nothing of others, no interval
+    assert np.isnan(t.loc["a", "player_low"]) and np.isnan(t.loc["a", "player_high"])
     assert t.loc["b", "player_low"] < 1.5 < t.loc["b", "player_high"]
 
 
@@ -45,8 +46,32 @@ def test_event_rates_by_hand():
     assert t.loc["moves", "kind"] == "per game"
     assert t.loc["hit share", "value"] == pytest.approx(0.5)
     assert t.loc["hit share", "kind"] == "share"
-    # y - R x = (0, 0, 0): no spread, a zero-width interval
-    assert t.loc["hit share", "low"] == pytest.approx(0.5)
+    # y - R x = (0, 0, 0): no spread between games, yet 2 hits of 4 tries say little: the
+    # Korn-Graubard interval is Clopper-Pearson on the 4 tries (at t(2)'s few games' size),
+    # never zero width as the delta method's was
+    assert t.loc["hit share", "low"] < exact_share_interval(2, 4).low
+    assert t.loc["hit share", "high"] > exact_share_interval(2, 4).high
+
+
+def test_a_count_the_same_in_every_game_has_no_interval():
+    """No event in 25 games: not [0, 0] (the symmetric interval's claim), but none."""
+    t = event_rates(pd.DataFrame({"rare": [0] * 25}), {"rare": "rare"}).iloc[0]
+    assert t["value"] == 0 and np.isnan(t["low"]) and np.isnan(t["high"])
+
+
+def test_event_sums_are_the_same_whatever_the_blocks():
+    from analyses.events import EventsTally
+
+    rng = np.random.default_rng(4)
+    x = rng.poisson(3, 137)
+    frame = pd.DataFrame({"y": rng.binomial(x, 0.3), "x": x, "c": rng.poisson(0.4, 137)})
+    whole = EventsTally({"c": "c"}, {"s": ("y", "x")}).add(frame).answer()
+    parts = [EventsTally({"c": "c"}, {"s": ("y", "x")}).add(frame.iloc[i:i + 10])
+             for i in range(0, 137, 10)]
+    merged = parts[0]
+    for p in parts[1:]:
+        merged.merge(p)
+    pd.testing.assert_frame_equal(merged.answer(), whole)
 
 
 def test_ratio_interval_without_events_claims_nothing():

@@ -10,7 +10,20 @@ import pytest
 
 from analyses import ANALYSES, FEEL_METRICS, get_analysis
 from analyses.feel import METRICS, FeelTally, feel, feel_of_frame
-from analyses.stats import mean_interval, quantile_interval, ratio_interval, wilson_interval
+from analyses.stats import (
+    events_share_interval_from_moments,
+    exact_share_interval,
+    quantile_interval,
+    skewed_mean_interval_from_moments,
+)
+
+
+def _hall(values) -> tuple[float, float]:
+    """Hall's skewness-corrected interval of whole values, from their exact sums."""
+    x = [int(v) for v in values]
+    iv = skewed_mean_interval_from_moments(len(x), sum(x), sum(v * v for v in x),
+                                           sum(v ** 3 for v in x))
+    return iv.low, iv.high
 
 # Six 3-player games, chosen so every count below can be done by hand:
 #   g0: seat 0 wins by 2, led at half time;       g1: seats 1, 2 tie on 9, seat 1 wins the
@@ -40,11 +53,13 @@ def table() -> pd.DataFrame:
 def test_length_by_hand(table):
     mean = _value(table, "mean rounds")
     assert mean["estimate"] == pytest.approx(27 / 6)
-    want = mean_interval(FIXTURE["rounds"])
-    assert (mean["low"], mean["high"]) == pytest.approx((want.low, want.high))
+    assert (mean["low"], mean["high"]) == pytest.approx(_hall(FIXTURE["rounds"]))
     # Sorted rounds 1, 4, 4, 5, 6, 7: the median is the 3rd (ceil(6 * 0.5)), p90 the 6th.
     assert _value(table, "median rounds")["estimate"] == 4
     assert _value(table, "90th percentile rounds")["estimate"] == 7
+    # Six games cannot put an order statistic above the 90th percentile with 97.5%
+    # probability (1 - 0.9^6 = 47%): the upper end is unbounded, not the largest game.
+    assert _value(table, "90th percentile rounds")["high"] == math.inf
     q = quantile_interval(FIXTURE["rounds"], 0.5)
     assert (_value(table, "median rounds")["low"], _value(table, "median rounds")["high"]) \
         == (q.low, q.high)
@@ -55,11 +70,11 @@ def test_ties_and_margin_by_hand(table):
     # Five decided games; g1 and g3 have a shared top standing.
     ties = _value(table, "tied for first")
     assert ties["estimate"] == pytest.approx(2 / 5)
-    assert (ties["low"], ties["high"]) == pytest.approx(wilson_interval(2, 5)[1:])
+    assert (ties["low"], ties["high"]) == pytest.approx(exact_share_interval(2, 5)[1:])
     # Margins of the decided games: 2, 0, 8, 0, 2; four are at most 2.
     m = _value(table, "mean margin (score)")
     assert m["estimate"] == pytest.approx(12 / 5)
-    assert (m["low"], m["high"]) == pytest.approx(mean_interval([2, 0, 8, 0, 2])[1:])
+    assert (m["low"], m["high"]) == pytest.approx(_hall([2, 0, 8, 0, 2]))
     assert _value(table, "decided by at most 2")["estimate"] == pytest.approx(4 / 5)
 
 
@@ -68,15 +83,18 @@ def test_lead_changes_by_hand(table):
     # Round boundaries (rounds - 1): 3, 5, 4, 3, 0, 6 = 21; 7 changes.
     rate = _value(table, "lead changes per round boundary")
     assert rate["estimate"] == pytest.approx(7 / 21)
-    want = ratio_interval(FIXTURE["lead_changes"], FIXTURE["rounds"] - 1)
+    y, x = FIXTURE["lead_changes"], FIXTURE["rounds"] - 1  # at most one change a boundary
+    want = events_share_interval_from_moments(6, y.sum(), x.sum(), (y * y).sum(),
+                                              (x * x).sum(), (x * y).sum())
     assert (rate["low"], rate["high"]) == pytest.approx((want.low, want.high))
+    assert rate["method"].startswith("Korn-Graubard")
 
 
 def test_comebacks_by_hand(table):
     # Sole winners with a half-time leader: g0 (led), g1 (comeback), g2 (led); g4 has none.
     c = _value(table, "won by a seat not leading at half time")
     assert c["estimate"] == pytest.approx(1 / 3)
-    assert (c["low"], c["high"]) == pytest.approx(wilson_interval(1, 3)[1:])
+    assert (c["low"], c["high"]) == pytest.approx(exact_share_interval(1, 3)[1:])
     assert _value(table, "no sole leader at half time")["estimate"] == pytest.approx(1 / 4)
 
 

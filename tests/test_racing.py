@@ -437,3 +437,25 @@ def test_a_paired_share_difference_with_no_event_is_not_zero_width():
     assert lo < 0 < hi and hi - lo > 0.004
     lo, hi = share.interval(tally, 0, 0.05)
     assert lo == 0 and hi > 0.004
+
+
+def test_the_recommendation_is_shown_at_the_race_simultaneous_level():
+    """The recommendation was chosen as the best on the games its interval reads, so its
+    interval (and every setting's) is simultaneous over the settings raced and the looks,
+    and says so (the coverage: analyses.validation's recommendation cases)."""
+    from analyses.tune import TuneAnswer
+    from analyses.validation import EIGHT_EQUAL
+
+    got = race_truths(EIGHT_EQUAL, 5, 30_000)
+    answer = TuneAnswer("synthetic", 2, "", list(got.objective.goals), [], got.labels,
+                        [()] * 8, got, [], 0)
+    metric = got.objective.goals[0].metric
+    row = answer.goal_rows(answer.best)[0]
+    assert got.shown_miss == pytest.approx(ALPHA / (8 * got.looks_max))
+    assert (row["low"], row["high"]) == metric.interval(got.tally, answer.best,
+                                                        got.shown_miss)
+    narrow = metric.interval(got.tally, answer.best, ALPHA)
+    assert row["low"] < narrow[0] and row["high"] > narrow[1]
+    text = answer.render_text()
+    assert "95% simultaneous over the 8 settings raced and up to" in text
+    assert answer.to_json()["settings_intervals"]["confidence"] == pytest.approx(0.95)

@@ -52,12 +52,9 @@ class Composition(SettingsSection):
                     "categories to the left of zero). Intervals in the table below.")
         wide = {}
         for setting, part in answer.groupby("setting", sort=False):
-            wide[f"{setting}: player"] = [f"{m:.1f} [{lo:.1f}, {hi:.1f}]" for m, lo, hi in
-                                          part[["player", "player_low", "player_high"]]
-                                          .itertuples(index=False)]
-            wide[f"{setting}: winner"] = [f"{m:.1f} [{lo:.1f}, {hi:.1f}]" for m, lo, hi in
-                                          part[["winner", "winner_low", "winner_high"]]
-                                          .itertuples(index=False)]
+            for who in ("player", "winner"):
+                wide[f"{setting}: {who}"] = [_cell(*r) for r in part[
+                    [who, f"{who}_low", f"{who}_high"]].itertuples(index=False)]
         categories = list(dict.fromkeys(answer["category"]))
         page.table(pd.DataFrame({"category": categories, **wide}),
                    caption=f"Mean {u} by category for a player and for the winner [95% "
@@ -65,3 +62,9 @@ class Composition(SettingsSection):
 
     def methods(self, answer) -> list[str]:
         return [METHOD]
+
+
+def _cell(mean: float, low: float, high: float) -> str:
+    if low != low:  # every game the same value: the games say nothing of the others
+        return f"{mean:.1f} (the same in every game: no interval)"
+    return f"{mean:.1f} [{low:.1f}, {high:.1f}]"

@@ -58,4 +58,6 @@ def _cell(r) -> str:
         if r.value != r.value:  # NaN: no event of the kind to share out
             return "no such event"
         return f"{100 * r.value:.1f}% [{100 * max(r.low, 0):.1f}, {100 * min(r.high, 1):.1f}]"
+    if r.low != r.low:  # every game the same count: the games say nothing of the others
+        return f"{r.value:.2f} (the same in all {r.games:,} games: no interval)"
     return f"{r.value:.2f} [{r.low:.2f}, {r.high:.2f}]"

@@ -31,10 +31,13 @@ class FeelSetting:
 
 
 def _cell(r) -> str:
-    pct = r["unit"] == "share"
-    if pct:
+    if r["unit"] == "share":
         return f"{100 * r['estimate']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
-    return f"{r['estimate']:.2f} [{r['low']:.2f}, {r['high']:.2f}]"
+    if r["low"] != r["low"]:  # every game the same value: nothing said of the others
+        return f"{r['estimate']:.2f} (the same in every game: no interval)"
+    # An unbounded end: too few games for an order statistic beyond the quantile.
+    ends = [f"{x:.2f}" if abs(x) != float("inf") else "unbounded" for x in (r["low"], r["high"])]
+    return f"{r['estimate']:.2f} [{ends[0]}, {ends[1]}]"
 
 
 @dataclass(frozen=True)
@@ -111,8 +114,12 @@ class Feel(SettingsSection):
                 f"({self.margin_prefix}_<seat>), a close game has a margin of at most "
                 f"{self.close:g}. Standings after each round are each seat's running score "
                 "(the outcome columns lead_changes and half_time_leader, recorded by both "
-                "engine paths). Means: Student-t; medians and 90th percentiles: "
-                "distribution-free order-statistic intervals; shares: Wilson; lead changes "
-                "per round boundary: delta method. Sources: C. Browne, Automatic Generation "
+                "engine paths). Intervals hold at 20-30 games (slow policies give such runs). "
+                "Means: Hall's skewness-corrected Student-t (the values are skewed); medians "
+                "and 90th percentiles: distribution-free order-statistic intervals, an end "
+                "unbounded when the games are too few for it (a 90th percentile's upper end "
+                "under 36 games); shares: exact (Clopper-Pearson); lead changes per round "
+                "boundary: Korn-Graubard (Clopper-Pearson at the effective number of "
+                "boundaries, over games). Sources: C. Browne, Automatic Generation "
                 "and Evaluation of Recombination Games, PhD thesis, QUT, 2008; the Ludii "
                 "metrics (Ludii general game system, 2019-2022)."]

@@ -152,21 +152,22 @@ class Tune(Section):
             goal = next(g for g in a.goals if g.metric.name == metric.name)
             rows = []
             for i in shown:
-                lo, hi = metric.interval(t, i, 0.05)
+                lo, hi = a.race.interval(metric, i)
                 rows.append({"label": _short(a.labels[i]), "estimate": metric.estimate(t, i),
                              "low": lo, "high": hi, "group": _group(a, i)})
             page.figure(figures.interval_dots(
                 pd.DataFrame(rows), f"{metric.label} by setting, {_players(a)} "
                 f"({a.policies})", metric.name, reference=goal.value, percent=metric.share),
-                alt=f"{metric.name} of each setting with 95% intervals",
-                caption=f"Dots: the estimate at the games each setting played; whiskers: 95% "
-                        f"intervals ({metric.method()}); dashed: the goal ({goal.text()}). "
+                alt=f"{metric.name} of each setting with {a.race.level} intervals",
+                caption=f"Dots: the estimate at the games each setting played; whiskers: "
+                        f"intervals {a.race.level} ({metric.method()}); dashed: the goal "
+                        f"({goal.text()}). "
                         "Shown: the best, the settings not told apart from it, then those "
                         "dropped last.")
         table = pd.DataFrame([{
             "setting": a.labels[i], "status": a.status(i), "games": t.n(i),
             **{g["metric"]: _cell(g) for g in a.goal_rows(i)}} for i in shown])
-        page.table(table, caption=f"Settings at {_players(a)} (95% intervals)")
+        page.table(table, caption=f"Settings at {_players(a)} (intervals {a.race.level})")
         if a.side:
             page.table(pd.DataFrame([{
                 "metric": s["label"], "current rules": shown_value(s["current"], s["unit"]),
@@ -190,9 +191,12 @@ class Tune(Section):
                 "the truly best of the raced settings is dropped with probability at most 5% "
                 "(Bonferroni; simulated in the validation table). Spaces too large to race "
                 "whole are screened first (Optuna, seeded) and the race plays fresh games; "
-                "band edges are fitted on pilot games and raced on fresh ones. Shown "
-                "intervals: 95% per comparison; the 'moves' table: paired normal intervals, "
-                "Holm over its rows."]
+                "band edges are fitted on pilot games and raced on fresh ones. The settings' "
+                "intervals are simultaneous at 95% over the settings raced and the looks "
+                "(Bonferroni: each at 5% / (settings x looks)), so the recommendation's holds "
+                "though the same games chose it as the best (95% each would not: simulated "
+                "in the validation table); the 'moves' table: paired normal intervals, 95% "
+                "per comparison, Holm over its rows."]
 
 
 def order(a: TuneAnswer) -> list[int]:
@@ -211,7 +215,7 @@ def recommendation(a: TuneAnswer) -> str:
     head = f"{_players(a)} ({a.policies}): "
     if a.race.none_feasible:
         head += "no setting meets the constraints; the closest is "
-    text = head + f"{a.labels[a.best]} ({goals})."
+    text = head + f"{a.labels[a.best]} ({goals}; intervals {a.race.level})."
     if a.tied:
         text += (f" {len(a.tied)} other setting{'s' if len(a.tied) > 1 else ''} could not be "
                  "told apart from it at these games.")
