@@ -160,9 +160,16 @@ def test_ctrl_c_from_a_terminal_to_a_local_cluster_is_quiet(tmp_path):
 
 
 def _dask_children() -> set[int]:
-    me = psutil.Process()
-    return {p.pid for p in me.children(recursive=True)
-            if "spawn_main" in " ".join(p.cmdline()) or "dask" in " ".join(p.cmdline())}
+    """This process's living worker processes (a zombie has exited: it is not left over)."""
+    out = set()
+    for p in psutil.Process().children(recursive=True):
+        try:
+            line = " ".join(p.cmdline())
+        except (psutil.ZombieProcess, psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+        if "spawn_main" in line or "dask" in line:
+            out.add(p.pid)
+    return out
 
 
 def test_a_cluster_that_does_not_start_in_time_leaves_no_process(monkeypatch):
