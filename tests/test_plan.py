@@ -184,4 +184,7 @@ def test_an_estimate_on_the_margin_cannot_be_decided_by_more_games():
     frame = pd.DataFrame({"win_0": wins[:, 0], "win_1": wins[:, 1]})
     ans = seat_advantage(frame, 2, margin=0.02)
     assert ans.verdict == "undetermined" and ans.more_games is None
-    assert "more games alone cannot decide it" in ans.verdict_text
+    assert "more games alone cannot be promised to decide it" in ans.verdict_text
+    # a lack of evidence either way, never worded as evidence that the gap is on the margin
+    assert "not evidence that the gap is on the margin" in ans.verdict_text
+    assert "balanced within" not in ans.verdict_text
