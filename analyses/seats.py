@@ -8,7 +8,8 @@ a margin ±ε:
 * **balanced within ±ε**: an equivalence test, the intersection of two one-sided
   tests per seat (TOST): every seat's 1 - 2α interval (90% at α = 5%) of the gap lies
   inside (-ε, +ε). Because all P tests must pass, a false "balanced" happens at most α
-  of the time with no correction (Berger 1982);
+  of the time with no correction (Berger 1982); with no ties exactly, as its bounds are
+  exact (Clopper-Pearson), where Wilson's let it reach 5.9%;
 * **unbalanced**: some seat's one-sided bound at α/P lies beyond ±ε (Bonferroni over
   the seats, so a false "unbalanced" is at most α);
 * **undetermined**: otherwise, with the games that would give the deciding test 80%
@@ -45,7 +46,13 @@ from analyses.more_games import (
     games_for_verdict,
     games_to_decide,
 )
-from analyses.stats import CONFIDENCE, Interval, holm, share_interval_from_moments
+from analyses.stats import (
+    CONFIDENCE,
+    Interval,
+    exact_share_interval_from_moments,
+    holm,
+    share_interval_from_moments,
+)
 
 DEFAULT_MARGIN = 0.02
 DEFAULT_POWER = 0.8  # the chance that the suggested games reach a verdict
@@ -249,8 +256,11 @@ class SeatTally:
                 if self.plan is not None:
                     bounds[name] = self.sequences[(name, s)].interval()
                 else:
-                    bounds[name] = share_interval_from_moments(n, means[s], variances[s],
-                                                               two_sided)
+                    # 'balanced' on exact bounds: Wilson's let a false 'balanced' through in
+                    # up to 5.9% of runs at a gap of exactly the margin (issue 24 item 5)
+                    interval = (exact_share_interval_from_moments if name == "eq"
+                                else share_interval_from_moments)
+                    bounds[name] = interval(n, means[s], variances[s], two_sided)
             ci = bounds["ci"]
             rows.append({
                 "seat": s, "wins": float(self.sums[s]), "share": ci.estimate, "low": ci.low,
@@ -541,7 +551,9 @@ def _method_text(confidence: float, players: int, sequential_mode: bool,
                      "interval was narrow enough")
     else:
         intervals = ("Intervals: Wilson score intervals (effective sample size for tied wins "
-                     "counted 1/k)")
+                     "counted 1/k); the 'balanced' test's are exact (Clopper-Pearson) on the "
+                     "same effective sample size, so with no ties its error rate is at most 5% "
+                     "exactly, not only to Wilson's approximation")
     alpha = 1 - confidence
     return (f"{intervals}. Verdicts, each with error rate at most {alpha:.0%}: 'balanced' is "
             f"an equivalence test (intersection-union of two one-sided tests per {unit}, "

@@ -160,9 +160,15 @@ def no_false_unbalanced(rng) -> bool:
 def synthetic_tally(rng, shares, n: int) -> SeatTally:
     """What :func:`synthetic_wins` would tally, drawn at once (no ties: the winners' counts
     are multinomial), so a case can follow advice of millions of games in microseconds."""
-    counts = rng.multinomial(n, np.asarray(shares) / np.sum(shares)).astype(float)
-    tally = SeatTally(len(shares))
-    tally.n, tally.sums, tally.squares, tally.products = n, counts, counts.copy(), np.diag(counts)
+    return tally_of_counts(rng.multinomial(n, np.asarray(shares) / np.sum(shares)))
+
+
+def tally_of_counts(wins) -> SeatTally:
+    """The seat tally of games with no tie in which seat s won ``wins[s]`` of them."""
+    counts = np.asarray(wins, dtype=float)
+    tally = SeatTally(len(counts))
+    tally.n, tally.sums, tally.squares, tally.products = (int(counts.sum()), counts,
+                                                          counts.copy(), np.diag(counts))
     return tally
 
 

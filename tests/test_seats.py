@@ -249,6 +249,24 @@ def test_a_false_balanced_stays_within_its_error_rate(gap, most):
     assert wrong / reps <= most + 0.025
 
 
+@pytest.mark.parametrize("games, margin", [(141, 0.10), (5_500, 0.02)])
+def test_a_false_balanced_is_at_most_5_percent_exactly(games, margin):
+    """2 players, seat 0 at exactly 1/2 + margin: the chance of 'balanced', summed exactly over
+    the binomial of its wins. With Wilson's 90% bounds it was 5.91% (141 games, margin 10 pp)
+    and 5.13% (5,500 games, 2 pp): the equivalence test now reads exact (Clopper-Pearson)
+    bounds."""
+    from scipy import stats as st
+
+    from analyses.validation import tally_of_counts
+
+    wrong = 0.0
+    for k in range(games + 1):
+        tally = tally_of_counts([k, games - k])
+        if tally.answer(margin).verdict == "balanced":
+            wrong += st.binom.pmf(k, games, 0.5 + margin)
+    assert 0.03 < wrong <= 0.05
+
+
 def test_a_false_unbalanced_stays_within_its_error_rate():
     rng = np.random.default_rng(12)
     reps, wrong = 400, 0
