@@ -8,12 +8,14 @@ a margin ±ε:
 * **balanced within ±ε**: an equivalence test, the intersection of two one-sided
   tests per seat (TOST): every seat's 1 - 2α interval (90% at α = 5%) of the gap lies
   inside (-ε, +ε). Because all P tests must pass, a false "balanced" happens at most α
-  of the time with no correction (Berger 1982);
+  of the time with no correction (Berger 1982); with no ties exactly, as its bounds are
+  exact (Clopper-Pearson), where Wilson's let it reach 5.9%;
 * **unbalanced**: some seat's one-sided bound at α/P lies beyond ±ε (Bonferroni over
   the seats, so a false "unbalanced" is at most α);
 * **undetermined**: otherwise, with the games that would give the deciding test 80%
-  power (``power``) if the gaps are as observed, and, under ``--precision``, the
-  confidence sequence's extra width.
+  power (``power``) at a conservative gap, or the statement that more games alone cannot
+  be promised to decide it (:mod:`analyses.more_games`, on the confidence sequence's own
+  width under ``--precision``).
 
 Both error rates, and the power the plan promises, are checked by simulation in
 ``tests/test_seats.py``. The table's per-seat intervals are ordinary 95%; the
@@ -37,11 +39,23 @@ from scipy import stats as st
 
 from analyses import sequential
 from analyses._text import text_table
-from analyses.stats import CONFIDENCE, Interval, holm, share_interval_from_moments, z_value
+from analyses.more_games import (
+    PLAN_LEVEL,
+    Plan,
+    Widths,
+    games_for_verdict,
+    games_to_decide,
+)
+from analyses.stats import (
+    CONFIDENCE,
+    Interval,
+    exact_share_interval_from_moments,
+    holm,
+    share_interval_from_moments,
+)
 
 DEFAULT_MARGIN = 0.02
 DEFAULT_POWER = 0.8  # the chance that the suggested games reach a verdict
-MOST_GAMES = 10**12
 
 
 @dataclass
@@ -242,8 +256,11 @@ class SeatTally:
                 if self.plan is not None:
                     bounds[name] = self.sequences[(name, s)].interval()
                 else:
-                    bounds[name] = share_interval_from_moments(n, means[s], variances[s],
-                                                               two_sided)
+                    # 'balanced' on exact bounds: Wilson's let a false 'balanced' through in
+                    # up to 5.9% of runs at a gap of exactly the margin (issue 24 item 5)
+                    interval = (exact_share_interval_from_moments if name == "eq"
+                                else share_interval_from_moments)
+                    bounds[name] = interval(n, means[s], variances[s], two_sided)
             ci = bounds["ci"]
             rows.append({
                 "seat": s, "wins": float(self.sums[s]), "share": ci.estimate, "low": ci.low,
@@ -262,10 +279,9 @@ class SeatTally:
         chi2, dof, p = clustered_test_from_moments(
             self.sums, n * ones, self.products, np.outer(self.sums, ones),
             n * np.outer(ones, ones))
-        widen = (_sequential_widening(float(variances.max()), self.plan) if self.plan
-                 else 1.0)
+        widths = Widths(None if self.plan is None else self.plan[1])
         verdict, text, more = _verdict(table, n, margin, fair, unit, first_number, alpha,
-                                       power, widen)
+                                       power, widths)
         method = _method_text(confidence, players, self.plan is not None, unit, power)
         answer = SeatAnswer(players, n, margin, table.drop(columns="variance"), chi2, dof, p,
                             verdict, text, more, method,
@@ -460,7 +476,7 @@ def verdict_levels(alpha: float, players: int) -> dict[str, float]:
 
 
 def _verdict(table: pd.DataFrame, n: int, margin: float, fair: float, unit: str,
-             first_number: int, alpha: float, power: float, widen: float):
+             first_number: int, alpha: float, power: float, widths: Widths):
     eq_low, eq_high = table["eq_low"].to_numpy(), table["eq_high"].to_numpy()
     ub_low, ub_high = table["ub_low"].to_numpy(), table["ub_high"].to_numpy()
     gaps = table["gap"].to_numpy()
@@ -481,96 +497,49 @@ def _verdict(table: pd.DataFrame, n: int, margin: float, fair: float, unit: str,
             f"unbalanced: {unit} {s + first_number} wins {abs(gaps[s]) * 100:.1f} pp {word} "
             f"often than the fair {fair:.1%} (its one-sided bound at {level}/{len(gaps)} is "
             f"{bound * 100:+.2f} pp, beyond ±{margin * 100:g} pp)"), None
-    needed = games_for_verdict(table, margin, alpha, power) * widen
-    more = max(int(math.ceil(needed)) - n, 1)
-    in_all, seat = games_to_decide(table, n, margin)
-    who = f"{unit} {seat + first_number}"
-    if in_all >= MOST_GAMES or needed >= MOST_GAMES:
-        tail = (f"more games alone cannot decide it: {who}'s estimate lies on the margin "
-                f"(or too close to it for any number of games)")
-        more = None
+    plan = games_for_verdict(table, n, margin, alpha, power, widths)
+    in_all, seat = games_to_decide(table, n, margin, widths, alpha)
+    if not math.isfinite(plan.games):
+        more, tail = None, _cannot_decide(plan, margin, unit, first_number, power, widths,
+                                          table, n, alpha, in_all)
     else:
-        total = n + _round_up(more)
+        more = _round_up(max(int(math.ceil(plan.games)) - n, 1))
+        who = f"{unit} {seat + first_number}"
         tail = (f"if the gaps are as observed, about {_about(in_all)} games in all would "
-                f"shrink {who}'s interval enough to decide at ±{margin * 100:g} pp, and about "
-                f"{_round_up(more):,} more games than these {n:,} reach a verdict with "
-                f"{power:.0%} power (`rumsim plan seats ... -n {total}` estimates the time)")
+                f"shrink {who}'s interval enough to decide at ±{margin * 100:g} pp; planned at "
+                f"a conservative gap ({unit} {plan.seat + first_number}'s one-sided "
+                f"{PLAN_LEVEL:.0%} bound nearest the margin, {_pp(plan.bound)}), about "
+                f"{more:,} more games than these {n:,} reach a verdict with {power:.0%} power "
+                f"(`rumsim plan seats ... -n {n + more}` estimates the time)")
     return "undetermined", (
         f"undetermined at ±{margin * 100:g} pp: neither test decides (the intervals straddle "
         f"the margin); {tail}"), more
 
 
-def games_to_decide(table: pd.DataFrame, n: int, margin: float) -> tuple[float, int]:
-    """Games in all after which the deciding interval would no longer straddle the margin, if
-    the estimates stay where they are: (games, the seat it rests on); infinite games when an
-    estimate lies on the margin, where more games alone cannot decide.
-
-    An interval's half-width shrinks as 1/sqrt(n), so a bound at ``h`` from its estimate,
-    which must come within the distance ``d`` from the estimate to the margin, gets there
-    after about ``n (h / d)^2`` games in all. If every gap is inside the margin the verdict
-    to reach is 'balanced': every seat's two 90% bounds (``eq_*``) inside (-margin, +margin),
-    so the seat needing the most games sets the count. Otherwise it is 'unbalanced' through a
-    seat beyond the margin: its one-sided bound at alpha/P (``ub_*``) beyond it, the seat
-    needing the fewest. This is where the test decides about half the time; the power plan
-    (:func:`games_for_verdict`) asks for more.
-    """
-    gaps = table["gap"].to_numpy()
-    scale = np.full(len(gaps), np.inf)
-    beyond = np.abs(gaps) >= margin
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if beyond.any():
-            low, high = table["ub_low"].to_numpy(), table["ub_high"].to_numpy()
-            half = np.where(gaps > 0, gaps - low, high - gaps)
-            distance = np.abs(gaps) - margin
-            scale = np.where(beyond & (distance > 0), (half / distance) ** 2, np.inf)
-            seat = int(np.argmin(scale))
-            value = float(scale[seat])
-        else:
-            low, high = table["eq_low"].to_numpy(), table["eq_high"].to_numpy()
-            scale = np.maximum(((high - gaps) / (margin - gaps)) ** 2,
-                               ((gaps - low) / (margin + gaps)) ** 2)
-            seat = int(np.argmax(scale))
-            value = float(scale[seat])
-    if not math.isfinite(value):
-        return math.inf, seat
-    return max(float(n), n * value), seat
-
-
-def games_for_verdict(table: pd.DataFrame, margin: float, alpha: float, power: float) -> float:
-    """Games at which the verdict's test has the given power, if the true gaps are as observed.
-
-    If every gap is inside the margin the verdict to reach is 'balanced': every seat's TOST
-    must pass, so each seat is planned at power ``power ** (1 / P)`` (the product is
-    ``power``): n_s = (z_{1-alpha} + z_{power_s})^2 var_s / (margin - |gap_s|)^2, the
-    largest n_s. Otherwise it is 'unbalanced' through the seat furthest beyond the margin:
-    n = (z_{1-alpha/P} + z_{power})^2 var / (|gap| - margin)^2, the smallest such n.
-    """
-    gaps = np.abs(table["gap"].to_numpy())
-    var = table["variance"].to_numpy()
-    players = len(gaps)
-    beyond = gaps >= margin
-    if beyond.any():
-        z = z_value(1 - 2 * alpha / players) + z_value(2 * power - 1)
-        distance = gaps[beyond] - margin
-        need = np.where(distance > 0, z * z * var[beyond] / np.maximum(distance, 1e-300) ** 2,
-                        np.inf)
-        value = float(need.min())
-    else:
-        per_seat = power ** (1 / players)
-        z = z_value(1 - 2 * alpha) + z_value(2 * per_seat - 1)
-        distance = margin - gaps
-        value = float((z * z * var / np.maximum(distance, 1e-300) ** 2).max())
-    return float(MOST_GAMES) if not math.isfinite(value) else min(value, float(MOST_GAMES))
-
-
-def _sequential_widening(variance: float, plan: tuple[float, float]) -> float:
-    """How many times more games a confidence sequence needs than a fixed-n interval for the
-    same half-width (its width ratio squared, at the planned games): about 2 (1.4x wider).
-    ``variance``: the largest seat's variance of wins."""
-    alpha, n_plan = plan
-    var = float(max(variance, 1e-6))
-    fixed = z_value(1 - alpha) * math.sqrt(var / n_plan)
-    return (sequential.eb_expected_halfwidth(n_plan, var, alpha, n_plan) / fixed) ** 2
+def _cannot_decide(plan: Plan, margin: float, unit: str, first_number: int, power: float,
+                   widths: Widths, table: pd.DataFrame, n: int, alpha: float,
+                   in_all: float) -> str:
+    """Why no number of games can be promised to decide, worded as a lack of evidence (it
+    is never evidence that a gap lies on the margin, nor that the seats are balanced)."""
+    who = f"{unit} {plan.seat + first_number}"
+    if plan.reason == "floor":
+        fixed = games_for_verdict(table, n, margin, alpha, power)
+        alternative = (f"a run of a fixed number of games can (`rumsim seats -n "
+                       f"{_round_up(int(math.ceil(fixed.games)))}` for {power:.0%} power)"
+                       if math.isfinite(fixed.games) else "a smaller --precision can")
+        return (f"more games alone cannot decide it under this --precision: its confidence "
+                f"sequences (bets tuned to {int(widths.n_plan):,} games) never narrow below "
+                f"±{plan.floor * 100:.2f} pp for {who}, whose conservative gap is "
+                f"{plan.needed * 100:.2f} pp from the margin; {alternative}")
+    where = "across" if plan.needed < 0 else "on or too near"
+    hint = (f" (if the gaps are as observed, about {_about(in_all)} games in all would decide "
+            f"about half the time, a point at which to look again)"
+            if math.isfinite(in_all) else "")
+    return (f"more games alone cannot be promised to decide it: {who}'s gap may lie on the "
+            f"margin (its one-sided {PLAN_LEVEL:.0%} bound toward the margin, "
+            f"{_pp(plan.bound)}, lies {where} ±{margin * 100:g} pp), and no number of games "
+            f"decides a gap on the margin; this is a lack of evidence either way, not "
+            f"evidence that the gap is on the margin{hint}")
 
 
 def _method_text(confidence: float, players: int, sequential_mode: bool,
@@ -582,16 +551,21 @@ def _method_text(confidence: float, players: int, sequential_mode: bool,
                      "interval was narrow enough")
     else:
         intervals = ("Intervals: Wilson score intervals (effective sample size for tied wins "
-                     "counted 1/k)")
+                     "counted 1/k); the 'balanced' test's are exact (Clopper-Pearson) on the "
+                     "same effective sample size, so with no ties its error rate is at most 5% "
+                     "exactly, not only to Wilson's approximation")
     alpha = 1 - confidence
     return (f"{intervals}. Verdicts, each with error rate at most {alpha:.0%}: 'balanced' is "
             f"an equivalence test (intersection-union of two one-sided tests per {unit}, "
             f"each at {alpha:.0%}: every {unit}'s {1 - 2 * alpha:.0%} interval inside the "
             f"margin); 'unbalanced' a union-intersection test (one {unit}'s one-sided bound at "
             f"{alpha:.0%}/{players} beyond the margin); for 'undetermined', 'games in all' "
-            f"shrinks the deciding interval as 1/sqrt(n) until it clears the margin, and "
-            f"'N more games' plans the deciding test at {power:.0%} power at the observed gaps"
-            + (" and the confidence sequence's width" if sequential_mode else "")
+            f"shrinks the deciding interval until it clears the margin at the observed gaps, "
+            f"and 'N more games' plans the deciding test at {power:.0%} power at a "
+            f"conservative gap (each {unit}'s one-sided {PLAN_LEVEL:.0%} bound nearest the "
+            f"margin), or says that none can be promised"
+            + (", both on the confidence sequence's own width (which stops narrowing at a "
+               "floor)" if sequential_mode else "")
             + f". Equal {unit}s: a Wald test on each game's win vector with its covariance "
               "estimated over games (chi-square with P - 1 degrees of freedom; exact in size "
               "when games end in ties, where a chi-square of win counts is conservative).")

@@ -114,13 +114,24 @@ def eb_halfwidth(x, alpha: float = 0.05, n_plan: float | None = None) -> float:
     return EBSequence(alpha, x.size if n_plan is None else n_plan).update(x).halfwidth()
 
 
-def eb_expected_halfwidth(n: float, variance: float, alpha: float = 0.05,
-                          n_plan: float | None = None) -> float:
-    """The half-width :func:`eb_interval` settles to after ``n`` values of the given variance."""
-    n_plan = n if n_plan is None else n_plan
+def eb_width_terms(variance: float, alpha: float, n_plan: float) -> tuple[float, float]:
+    """The two terms of the half-width the sequence settles to after ``n`` values of the given
+    variance, its bets tuned to ``n_plan``: ``a / n + floor``, where with the settled bet
+    ``lam = min(sqrt(2 log(2/alpha) / (variance n_plan)), 1/2)``, ``a = log(2/alpha) / lam``
+    and ``floor = 4 variance psi(lam) / lam``. The floor is the narrowest the interval ever
+    gets, however many values follow: past its plan the sequence keeps its bets, so its
+    width stops shrinking as 1/sqrt(n) (about ``variance lam / 2``)."""
     log_term = math.log(2.0 / alpha)
     lam = min(math.sqrt(2.0 * log_term / (max(variance, 1e-12) * n_plan)), EB_MAX_BET)
-    return (log_term + n * 4.0 * variance * float(_psi(lam))) / (n * lam)
+    return log_term / lam, 4.0 * variance * float(_psi(lam)) / lam
+
+
+def eb_expected_halfwidth(n: float, variance: float, alpha: float = 0.05,
+                          n_plan: float | None = None) -> float:
+    """The half-width :func:`eb_interval` settles to after ``n`` values of the given variance
+    (:func:`eb_width_terms`)."""
+    a, floor = eb_width_terms(variance, alpha, n if n_plan is None else n_plan)
+    return a / n + floor
 
 
 def eb_games_for(halfwidth_wanted: float, variance: float, alpha: float = 0.05) -> int:

@@ -27,7 +27,7 @@ from scipy import stats as _st
 from analyses.goals import Layout, parse_goal
 from analyses.matchup import matchup
 from analyses.racing import Objective, race
-from analyses.seats import clustered_equal_shares, seat_advantage
+from analyses.seats import SeatTally, clustered_equal_shares, seat_advantage
 from analyses.stats import (
     mean_interval,
     paired_share_difference,
@@ -213,17 +213,92 @@ def no_false_unbalanced(rng) -> bool:
     return seat_advantage(frame, 4, margin=0.02).verdict != "unbalanced"
 
 
+def synthetic_tally(rng, shares, n: int) -> SeatTally:
+    """What :func:`synthetic_wins` would tally, drawn at once (no ties: the winners' counts
+    are multinomial), so a case can follow advice of millions of games in microseconds."""
+    return tally_of_counts(rng.multinomial(n, np.asarray(shares) / np.sum(shares)))
+
+
+def tally_of_counts(wins) -> SeatTally:
+    """The seat tally of games with no tie in which seat s won ``wins[s]`` of them."""
+    counts = np.asarray(wins, dtype=float)
+    tally = SeatTally(len(counts))
+    tally.n, tally.sums, tally.squares, tally.products = (int(counts.sum()), counts,
+                                                          counts.copy(), np.diag(counts))
+    return tally
+
+
+def follow_advice(rng, shares, games: int, margin: float) -> str:
+    """Play ``games`` games; if the answer is undetermined, play the more games it asks for
+    (at most 10^9) and ask again: 'decided' (at first), 'cannot' (no number promised),
+    'reached' or 'failed' (a verdict after the more games, or none)."""
+    first = synthetic_tally(rng, shares, games)
+    answer = first.answer(margin)
+    if answer.verdict != "undetermined":
+        return "decided"
+    if answer.more_games is None:
+        if "more games alone cannot be promised to decide it" not in answer.verdict_text:
+            raise AssertionError(answer.verdict_text)
+        return "cannot"
+    more = synthetic_tally(rng, shares, min(answer.more_games, 10**9))
+    return "reached" if first.merge(more).answer(margin).verdict != "undetermined" else "failed"
+
+
+def _advice_power(rng, shares, games: int, margin: float) -> bool:
+    """Among runs that ask for N more games: do those games reach a verdict?"""
+    while (got := follow_advice(rng, shares, games, margin)) not in ("reached", "failed"):
+        pass
+    return got == "reached"
+
+
 def planned_games_decide(rng) -> bool:
-    """Undetermined after 3,000 games: the games it asks for reach a verdict."""
-    shares = gap_shares(3, 0.01)
+    """3 players, 3,000 games, true gap 1 pp, margin 3 pp."""
+    return _advice_power(rng, gap_shares(3, 0.01), 3_000, 0.03)
+
+
+def planned_games_near_margin_2p(rng) -> bool:
+    """The outside audit's first setting: 2 players, 2,000 games, true gap 1.5 pp, margin 2
+    pp (planned at the observed gap: 64.9% of 925 runs)."""
+    return _advice_power(rng, gap_shares(2, 0.015), 2_000, 0.02)
+
+
+def planned_games_near_margin_4p(rng) -> bool:
+    """4 players, 5,000 games, true gap 2.5 pp (beyond the 2 pp margin); 71.0% of 906 runs
+    planned at the observed gap."""
+    return _advice_power(rng, gap_shares(4, 0.025), 5_000, 0.02)
+
+
+def on_margin_cannot(rng) -> bool:
+    """Two seats exactly at +-2 pp of the fair 25% (5,000 games), where no number of games
+    decides: the advice says that none can be promised (planned at the observed gaps it
+    gave a number in 99% of runs, of which 4.3% reached a verdict)."""
+    while (got := follow_advice(rng, (0.27, 0.23, 0.25, 0.25), 5_000, 0.02)) == "decided":
+        pass
+    return got == "cannot"
+
+
+def precision_floor_advice(rng) -> bool:
+    """``--precision 0.01``, 4 players, true gap 2.5 pp (margin 2 pp): the sequences' floor
+    for the 'unbalanced' test (about 0.57 pp) is beyond the 0.5 pp the truth leaves, so no
+    number of games decides that run. Right advice: it says so, or the games it asks for
+    reach a verdict (the widened fixed-n plan reached one in 10% of 59 runs)."""
+    from analyses.plan import check_every, planned_games
+
+    shares = gap_shares(4, 0.025)
+    n_plan = planned_games(0.01, 4)
     while True:
-        first = synthetic_wins(rng, shares, 3_000)
-        ans = seat_advantage(first, 3, margin=0.03)
-        if ans.verdict == "undetermined" and ans.more_games is not None:
+        tally = SeatTally(4, sequential_plan=(0.05, n_plan))
+        while not tally.n or tally.sequences[("ci", 0)].halfwidth() > 0.01:
+            tally.add(synthetic_wins(rng, shares, check_every(n_plan)))
+        answer = tally.answer(0.02)
+        if answer.verdict == "undetermined":
             break
-    more = synthetic_wins(rng, shares, min(ans.more_games, 2_000_000))
-    total = pd.concat([first, more], ignore_index=True)
-    return seat_advantage(total, 3, margin=0.03).verdict != "undetermined"
+    if answer.more_games is None:  # past the floor, or a bound across the margin
+        return "more games alone cannot" in answer.verdict_text
+    target = tally.n + answer.more_games
+    while tally.n < target:
+        tally.add(synthetic_wins(rng, shares, min(target - tally.n, 200_000)))
+    return tally.answer(0.02).verdict != "undetermined"
 
 
 def _one_round_less(rng, n: int = 2000) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -605,6 +680,14 @@ CASES = (
     Case("'unbalanced' at a true gap = margin", "false verdict <= 5%", 0.95,
          no_false_unbalanced, 600),
     Case("'needs about N more games'", "power >= 80%", 0.80, planned_games_decide, 150),
+    Case("'N more games' near the margin (2 players, gap 1.5 pp)", "power >= 80%", 0.80,
+         planned_games_near_margin_2p, 300),
+    Case("'N more games' near the margin (4 players, gap 2.5 pp)", "power >= 80%", 0.80,
+         planned_games_near_margin_4p, 300),
+    Case("'cannot be promised' with two seats on +-the margin", "says so >= 60%", 0.60,
+         on_margin_cannot, 300),
+    Case("--precision 0.01 advice past the sequence's floor", "right advice >= 80%", 0.80,
+         precision_floor_advice, 30),
     Case("median star when it does not move", "false star <= 5%", 0.95, median_star, 150),
     Case("mid-median shift (paired bootstrap)", "coverage >= 95%", 0.95, mid_median_shift,
          150),

@@ -71,8 +71,9 @@ def percent_interval(share: float, low: float, high: float) -> str:
 
 def verdict_note(margin: float, unit: str = "seat") -> str:
     """How the seat verdicts are reached and how often they can be wrong, for a page."""
-    return (f"Verdicts, each wrong at most 5% of the time: 'balanced' when every {unit}'s 90% "
-            f"interval of the gap from the fair share 1/P lies within ±{margin * 100:g} pp (an "
+    return (f"Verdicts, each wrong at most 5% of the time: 'balanced' when every {unit}'s exact "
+            f"(Clopper-Pearson) 90% interval of the gap from the fair share 1/P lies within "
+            f"±{margin * 100:g} pp (an "
             f"equivalence test: two one-sided tests per {unit}), 'unbalanced' when one "
             f"{unit}'s one-sided bound at 5%/P lies beyond it, otherwise 'undetermined'.")
 

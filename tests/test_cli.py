@@ -263,14 +263,14 @@ def test_seats_precision_plays_enough_games_for_an_anytime_valid_interval(capsys
 
 
 def test_seats_precision_alone_plays_what_it_needs_and_n_sets_a_minimum(capsys):
-    from analyses import sequential
+    from analyses import plan as seat_plan
 
     code, out, err = rumsim(capsys, "seats", "rum-rebellion", "-p", "2", "--precision", "0.05",
                             "-q", "--format", "json")
     assert code == 0, err
     games = json.loads(out)["games"]
-    plan = sequential.eb_games_for(0.05, 0.25)
-    chunk = max(50, -(-plan // 20))  # checkpoints every 5% of the plan
+    plan = seat_plan.planned_games(0.05, 2)
+    chunk = seat_plan.check_every(plan)  # checkpoints every 5% of the plan
     # stopped at a checkpoint once the interval was narrow enough
     assert games % chunk == 0 and games <= plan + 2 * chunk
     code, out, err = rumsim(capsys, "seats", "rum-rebellion", "-p", "2", "--precision", "0.05",
