@@ -474,3 +474,29 @@ def test_a_stop_during_the_last_chunk_leaves_the_answer_whole(tmp_path, monkeypa
     assert "the answer is complete" in err
     kept = Results.load(out)
     assert len(kept.frame) == 1000 and kept.meta["interrupted"] is False
+
+
+def test_a_report_signalled_while_its_last_page_is_analysed_is_complete(tmp_path, monkeypatch,
+                                                                        capsys):
+    """Every game of the report was played when the signal came (its last page was being
+    analysed): every file is written whole, the index is not partial, and the command says
+    the answer is complete, exit 0 (it said "interrupted", exit 130)."""
+    from reports.build import PAGES
+
+    page = PAGES["rum-runner"]
+    real = type(page).render
+
+    def render(self, *args, **kwargs):
+        send(signal.SIGTERM)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(page), "render", render)
+    out = tmp_path / "report"
+    code, text, err = run_cli(capsys, "report", "rum-runner", "--scale", "0.002", "-q",
+                              "--out", str(out))
+    assert code == 0, err
+    assert err.strip().splitlines()[-1] == ("rumsim: the stop came after every game was "
+                                            "played; the answer is complete")
+    index = (out / "index.html").read_text()
+    assert "Partial report" not in index and 'href="rum_runner.html"' in index
+    assert (out / "rum_runner.html").exists() and leftovers(tmp_path) == []
