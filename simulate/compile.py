@@ -21,13 +21,9 @@ from multiprocessing import get_context
 def compile_engine(name: str) -> float:
     """Play one game of ``name`` on its fast path (compiling it unless cached); seconds."""
     from engines import get_game
+    from simulate.warm import ready
 
-    info = get_game(name)
-    players = info.default_players
-    start = time.perf_counter()
-    info.fast(info.rules_cls(), info.seat_policies(info.default_policy, players), players,
-              0, 0, 1)
-    return time.perf_counter() - start
+    return ready(get_game(name), say=False)
 
 
 def main(argv: list[str] | None = None) -> int:

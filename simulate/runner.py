@@ -24,6 +24,7 @@ import pandas as pd
 
 from engines import get_game
 from engines._game import GameInfo, Policy
+from simulate import warm
 from simulate.blocks import BACKENDS, Blocks, Job, LocalBackend, to_frame
 from simulate.checkpoint import Checkpoint
 from simulate.errors import Interrupted, UserError
@@ -291,6 +292,10 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         store = checkpoint.run({**job.describe(), "first_game": int(first_game),
                                 "games": int(n_games), "block": chunk, "rumsim": VERSION})
     where = cluster or LocalBackend()
+    if cluster is None and backend == "fast":
+        # compiled (or loaded) before the clock and the bar start: said while it compiles,
+        # and no rate counts it (a Dask cluster warms its workers itself, in ``warm``)
+        warm.ready(info, say=progress is not False)
 
     frames: list[pd.DataFrame] = []
     done = 0
