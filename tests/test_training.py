@@ -134,3 +134,21 @@ def test_objectives_and_their_mistakes():
             tr.target(name, runner if players == 1 else motines, players)
     with pytest.raises(UserError, match="declares no trainable parameter"):
         tr.Space.of(motines.policy("random"))
+
+
+def test_the_solo_checks_lead_holds_when_few_deals_differ():
+    """A trained set plays most deals as its start did and a few better: the lead's interval
+    is the gains-and-losses one (as the solo matchup's), which leans toward the gains, not
+    Student-t's symmetric interval, whose upper end fell short there (issue 24 item 4)."""
+    import numpy as np
+
+    from analyses.deals import DealDifferences
+
+    d = np.zeros(2000)
+    d[:12] = [30, 45, 12, 60, 25, 80, 18, 33, 50, 22, 41, 70]
+    est, low, high = tr._lead_ci(d)
+    want = DealDifferences(0.0).add(d).interval(0.95)
+    assert (est, low, high) == (want.estimate, want.low, want.high)
+    assert high - est > est - low  # skewed toward the gains
+    t_est, t_low, t_high = tr._mean_ci(d)
+    assert high > t_high and est == pytest.approx(t_est)
