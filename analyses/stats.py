@@ -168,14 +168,23 @@ def hall_mean_interval_from_moments(n: int, total: float, squares: float, cubes:
         return Interval(m, m, m)
     s = math.sqrt(var * n / (n - 1))
     gamma = (cubes / n - 3 * m * squares / n + 2 * m ** 3) / var ** 1.5
-    crit = float(_st.t.ppf(0.5 + confidence / 2, n - 1))
+    return hall_interval(m, s / math.sqrt(n), n, gamma, confidence)
 
-    def u(c: float) -> float:  # the u at which the transformed statistic equals c
-        if abs(gamma) < 1e-9:
-            return c / math.sqrt(n)
-        return 3 * (np.cbrt(1 + gamma * (c / math.sqrt(n) - gamma / (6 * n))) - 1) / gamma
 
-    return Interval(m, m - s * u(crit), m - s * u(-crit))
+def hall_interval(mean: float, se: float, n: int, skew: float,
+                  confidence: float = CONFIDENCE) -> Interval:
+    """Hall's (1992) transformation of T = (mean - mu) / se, g(T) = T + aT^2 + a^2 T^3 / 3
+    + b with a = skew / (3 sqrt n), b = skew / (6 sqrt n), inverted in closed form at the
+    t(n-1) quantiles (g is increasing: one root). The one place both skewness-corrected
+    intervals (:func:`hall_mean_interval_from_moments`, population skewness g1, and
+    :func:`skewed_mean_interval_from_moments`, adjusted G1) are computed."""
+    t = float(_st.t.ppf(0.5 + confidence / 2, n - 1))
+    a, b = skew / (3 * math.sqrt(n)), skew / (6 * math.sqrt(n))
+
+    def inverse(y: float) -> float:
+        return y - b if abs(a) < 1e-12 else (math.cbrt(1 + 3 * a * (y - b)) - 1) / a
+
+    return Interval(mean, mean - se * inverse(t), mean - se * inverse(-t))
 
 
 def mover_difference(a: Interval, b: Interval, r: float = 0.0) -> Interval:
@@ -243,13 +252,7 @@ def skewed_mean_interval_from_moments(n: int, total: float, squares: float, cube
     # G1 = g1 sqrt(n (n - 1)) / (n - 2), g1 = m3 / m2^1.5 (population moments)
     g1 = (c3 / n ** 3) / (c2 / n ** 2) ** 1.5
     skew = g1 * math.sqrt(n * (n - 1)) / (n - 2) if n > 2 else 0.0
-    t = float(_st.t.ppf(0.5 + confidence / 2, n - 1))
-    a, b = skew / (3 * math.sqrt(n)), skew / (6 * math.sqrt(n))
-
-    def inverse(y: float) -> float:  # g is increasing ((1 + aT)^2 >= 0): one root
-        return y - b if abs(a) < 1e-12 else (math.cbrt(1 + 3 * a * (y - b)) - 1) / a
-
-    return Interval(m, m - se * inverse(t), m - se * inverse(-t))
+    return hall_interval(m, se, n, skew, confidence)
 
 
 def events_share_interval_from_moments(n: int, y: float, x: float, yy: float, xx: float,
