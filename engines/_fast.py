@@ -195,7 +195,10 @@ def play_many(info, rules, policies, players: int, seed: int, first_game: int,
     if fast.data is not None:
         g = np.concatenate([g, fast.data(rules, players)]).astype(np.int64)
     f = rules.encode_float()
-    pol = np.concatenate([p.encode() for p in policies])  # POLICY_WIDTH floats a seat
+    # POLICY_WIDTH floats a seat, then for each seat the row of the policy its policy-valued
+    # parameter names (a search's playout policy; zeros for none): seat s's at row P + s.
+    resolved = [info.resolve(p) for p in policies]
+    pol = np.concatenate([p.encode() for p in resolved] + [p.encode_base() for p in resolved])
     seed64 = np.uint64(int(seed) & MASK64)
     games = np.arange(int(first_game), int(first_game) + n_games, dtype=np.int64)
     ok = np.zeros(n_games, dtype=np.bool_)

@@ -34,6 +34,20 @@ class Param:
     # The box `rumsim train` searches (low, high); None: the parameter is not trained.
     # Narrower than the legal range where that range only guards against nonsense.
     search: tuple[float, float] | None = None
+    # A policy-valued parameter (a search's playout policy, `rollout:base=expert`): the names
+    # of the game's policies it may take; its value is the chosen name's position. The fast
+    # path finds the named policy's own row after the seats' rows (``Policy.encode_base``).
+    policies: tuple[str, ...] | None = None
+
+    def __post_init__(self):
+        if self.policies is not None:
+            object.__setattr__(self, "integer", True)
+            object.__setattr__(self, "low", 0)
+            object.__setattr__(self, "high", len(self.policies) - 1)
+
+    def shown(self, value: float) -> str:
+        """The value as a user writes it: a policy's name, or the number."""
+        return self.policies[int(value)] if self.policies is not None else _fmt(value)
 
 
 @dataclass(frozen=True)
@@ -79,6 +93,9 @@ class Policy:
 
     spec: PolicySpec
     values: tuple[float, ...]
+    # The policy a policy-valued parameter names, resolved by ``GameInfo.resolve`` (as its
+    # declared kind plays it: a trained set is its base policy with the set's values).
+    base: Policy | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -93,8 +110,8 @@ class Policy:
 
     def label(self) -> str:
         """'greedy' or 'greedy:draw_threshold=3' (only non-default values shown)."""
-        extra = [f"{p.name}={_fmt(v)}" for p, v in zip(self.spec.params, self.values, strict=True)
-                 if v != p.default]
+        extra = [f"{p.name}={p.shown(v)}" for p, v in zip(self.spec.params, self.values,
+                                                           strict=True) if v != p.default]
         return ":".join([self.spec.name, *extra])
 
     def encode(self) -> np.ndarray:
@@ -103,6 +120,15 @@ class Policy:
         out[0] = self.spec.code
         out[1:1 + len(self.values)] = self.values
         return out
+
+    def encode_base(self) -> np.ndarray:
+        """The row of the policy a policy-valued parameter names (zeros for a policy without
+        one): the fast path finds seat s's at row P + s, after the seats' own rows."""
+        return self.base.encode() if self.base is not None else np.zeros(POLICY_WIDTH)
+
+    def base_param(self) -> Param | None:
+        """The policy-valued parameter (at most one a policy), or None."""
+        return next((p for p in self.spec.params if p.policies is not None), None)
 
 
 def _fmt(v: float) -> str:
@@ -231,6 +257,13 @@ class GameInfo:
                                                else "; it takes no parameters")
                 raise RulesError(f"policy {name} has no parameter '{key}'" + hint)
             param = next(p for p in spec.params if p.name == key)
+            if param.policies is not None:
+                if raw not in param.policies:
+                    raise RulesError(f"policy parameter {name}:{key}={raw} names no policy it can "
+                                     f"play; it takes {', '.join(param.policies)}"
+                                     + closest(raw, list(param.policies)))
+                values[key] = float(param.policies.index(raw))
+                continue
             try:
                 value = float(raw)
             except ValueError:
@@ -246,14 +279,28 @@ class GameInfo:
                 hi = "" if param.high is None else _fmt(param.high)
                 raise RulesError(f"policy parameter {name}:{key}={raw} is out of range {lo}..{hi}")
             values[key] = value
-        return Policy(spec, tuple(values[p.name] for p in spec.params))
+        return self.resolve(Policy(spec, tuple(values[p.name] for p in spec.params)))
 
     def declared(self, policy: Policy) -> Policy:
         """The policy as its declared kind plays it: a trained set's base policy with the set's
-        values (the same code and parameter row); any other policy as it is."""
+        values (the same code and parameter row); any other policy as it is. A policy-valued
+        parameter's policy comes along, resolved."""
+        policy = self.resolve(policy)
         if policy.spec.base is None:
             return policy
-        return Policy(self.policies[policy.spec.base], policy.values)
+        return Policy(self.policies[policy.spec.base], policy.values, policy.base)
+
+    def resolve(self, policy: Policy) -> Policy:
+        """The policy with the policy its policy-valued parameter names (``Policy.base``), in
+        the declared form both paths play; the policy itself when it has no such parameter."""
+        param = policy.base_param()
+        if param is None or policy.base is not None:
+            return policy
+        name = param.policies[int(policy.param(param.name))]
+        if name not in self.policies:
+            raise RulesError(f"{self.name}: policy {policy.spec.name}'s {param.name} names "
+                             f"{name}, which the game does not declare")
+        return Policy(policy.spec, policy.values, self.declared(self.policy(name)))
 
     def seat_policies(self, text: str | None, players: int) -> tuple[Policy, ...]:
         """One policy for all seats ('greedy') or one per seat ('greedy,random,random')."""

@@ -30,7 +30,8 @@ def decision_makers(info, policies, seed: int, game: int) -> list:
     build = info.module("policies").build
     makers = []
     for seat, policy in enumerate(policies):
-        # a trained set plays as the declared policy it sets, with its values
+        # a trained set plays as the declared policy it sets, with its values; a search's
+        # playout policy (``Policy.base``) comes resolved the same way
         maker = build(info.declared(policy), Rng(seed, game, POLICY + seat))
         maker.label = policy.label()
         makers.append(maker)

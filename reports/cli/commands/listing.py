@@ -94,13 +94,20 @@ def rules(game: GameArg, fmt: FormatOpt = "table") -> None:
         kind = " (slow)" if spec.slow else ""
         echo(f"  {spec.name}{kind}: {spec.help}")
         if spec.params:
-            echo("    " + ", ".join(f"{p.name}={_num(p.default)}" for p in spec.params))
+            echo("    " + ", ".join(_param_text(p) for p in spec.params))
         if spec.made:
             made = spec.made
             echo(f"    trained by: {made.get('command', '?')} (rumsim {made.get('rumsim', '?')}"
                  f", {made.get('games', 0):,} games)")
             for key, line in (made.get("check") or {}).items():
                 echo(f"    check {key}: {line}")
+
+
+def _param_text(p) -> str:
+    """'samples=16', or 'base=greedy (greedy|expert)' for a policy-valued parameter."""
+    if p.policies is None:
+        return f"{p.name}={_num(p.default)}"
+    return f"{p.name}={p.shown(p.default)} ({'|'.join(p.policies)})"
 
 
 def _num(v: float) -> str:
@@ -111,7 +118,7 @@ def _policy_record(spec) -> dict:
     """A policy as `rules --format json` lists it."""
     return {"name": spec.name, "help": spec.help, "slow": spec.slow, "base": spec.base,
             "params": [{"name": p.name, "default": p.default, "low": p.low, "high": p.high,
-                        "integer": p.integer, "help": p.help,
+                        "integer": p.integer, "help": p.help, "policies": p.policies,
                         "search": list(p.search) if p.search else None} for p in spec.params],
             "made": spec.made}
 
