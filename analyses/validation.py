@@ -24,6 +24,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
+from analyses import convergence
+from analyses.deals import DealDifferences
 from analyses.goals import Layout, parse_goal
 from analyses.matchup import matchup
 from analyses.racing import Objective, race
@@ -667,6 +669,36 @@ def feel_p90_small(rng) -> bool:
     return _feel_covers(rng, "90th percentile rounds", _rounds_p90())
 
 
+def _rung_changes(rng, n: int, below: float, change: float, same: float) -> np.ndarray:
+    """Per deal, the first player's win under a top rung minus under the rung below: the top
+    plays a deal as the rung below with probability ``same`` (the same winner), else afresh
+    at a share that makes its overall share ``below + change``."""
+    w_below = (rng.random(n) < below).astype(float)
+    fresh = (rng.random(n) < below + change / (1 - same)).astype(float)
+    return np.where(rng.random(n) < same, w_below, fresh) - w_below
+
+
+def _convergence_state(rng, n: int, change: float, same: float) -> str:
+    diff = DealDifferences(0.0).add(_rung_changes(rng, n, 0.27, change, same))
+    return convergence.verdict(diff, "top", "below").state
+
+
+def no_false_not_converged(rng) -> bool:
+    return _convergence_state(rng, 4000, 0.0, 0.5) != "not converged"
+
+
+def no_false_converged(rng) -> bool:
+    return _convergence_state(rng, 4000, convergence.MARGIN, 0.5) != "converged"
+
+
+def no_false_not_converged_rare(rng) -> bool:
+    return _convergence_state(rng, 1000, 0.0, 0.98) != "not converged"
+
+
+def no_false_converged_rare(rng) -> bool:
+    return _convergence_state(rng, 1000, convergence.MARGIN, 0.9) != "converged"
+
+
 CASES = (
     Case("Wilson interval, share 10% of 400", "coverage >= 95%", 0.95, wilson),
     Case("share with 15% ties (effective n)", "coverage >= 95%", 0.95, tied_share),
@@ -736,6 +768,14 @@ CASES = (
     # new cases go last: each case's random stream is seeded by its place in this list
     Case("racing with a rare term in the objective (0.3% capped, weight 10)", "error <= 5%",
          0.95, race_rare_objective_term, 150),
+    Case("convergence: 'not converged' at a true change of 0 (4,000 deals)",
+         "false verdict <= 5%", 0.95, no_false_not_converged, 1000),
+    Case("convergence: 'converged' at a true change = margin (4,000 deals)",
+         "false verdict <= 5%", 0.95, no_false_converged, 1000),
+    Case("convergence: 'not converged' at 0, ~2% of 1,000 deals differ",
+         "false verdict <= 5%", 0.95, no_false_not_converged_rare, 1000),
+    Case("convergence: 'converged' at the margin, ~10% of 1,000 deals differ",
+         "false verdict <= 5%", 0.95, no_false_converged_rare, 1000),
 )
 
 

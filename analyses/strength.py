@@ -1,0 +1,221 @@
+"""The strength ladder of a multi-player game: the seat answer at every level of skill, on the same deals.
+
+Rungs run from random up (the spec's heuristics, the trained expert, search over the
+expert, search with a doubled budget). One lockstep run plays every deal (game index)
+in every *seating* at once (``seatings``):
+
+* each rung in every seat (its *self-play*): every seat's win share and edge, the
+  first player's edge (by turn-order place where the game declares a turn order, as
+  Montego Bay's rail), and the game's seat views;
+* each rung against the rung below: one seat of it among P-1 seats of the one below,
+  rotated through every seat (``analyses.matchup``): its head to head, the ladder's
+  order check (``analyses.ladder``) and one rating per policy (``analyses.ratings``).
+
+The *skilled-play* answer is the top rung's seat answer, and whether it has converged
+is the top two rungs' first-player edges compared on the same deals
+(``analyses.convergence``). Nothing keeps rows: each block of deals is tallied as it
+finishes, so memory is flat in the number of deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analyses import convergence, ratings
+from analyses.deals import DealDifferences
+from analyses.ladder import LadderAnswer, ladder
+from analyses.matchup import MatchupTally, rotations
+from analyses.seats import DEFAULT_MARGIN, SeatAnswer, SeatParts, SeatTally
+from analyses.stats import CONFIDENCE
+
+
+def seatings(rungs: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """Every seating the ladder plays on each deal: each rung in every seat, then each rung
+    k >= 1 in one seat among rung k - 1, the seat rotated (the order ``StrengthTally.add``
+    reads the frames in)."""
+    own = [(r,) * players for r in rungs]
+    pairs = [tuple(s.split(",")) for k in range(1, len(rungs))
+             for s in rotations(rungs[k], rungs[k - 1], players).values()]
+    return own + pairs
+
+
+class StrengthTally:
+    """What the ladder's answer needs, fed one block of deals at a time: ``add(frames)``
+    with one frame per seating of :func:`seatings`, all of the same game indices."""
+
+    def __init__(self, rungs: Sequence[str], players: int, views: dict[str, str] | None = None,
+                 place_pattern: str | None = None):
+        self.rungs, self.players = tuple(rungs), players
+        if len(self.rungs) < 2:
+            raise ValueError("a ladder needs two or more rungs")
+        if players < 2:
+            raise ValueError("the strength ladder of seats needs two or more players")
+        self.views = dict(views or {})
+        self.parts = SeatParts(players, tuple(self.views.items()), place_pattern)
+        self.by_seat = [SeatTally(players, self.views) for _ in self.rungs]
+        self.by_place = ([SeatTally(players) for _ in self.rungs]
+                         if place_pattern is not None else None)
+        self.heads = [MatchupTally(players) for _ in self.rungs[1:]]
+        # per rung k >= 1: per deal, the first player's win under rung k minus under k - 1
+        self.changes = [DealDifferences(0.0) for _ in self.rungs[1:]]
+
+    @property
+    def arms(self) -> int:
+        return len(self.rungs) + self.players * (len(self.rungs) - 1)
+
+    def add(self, frames) -> StrengthTally:
+        frames = list(frames)
+        if len(frames) != self.arms:
+            raise ValueError(f"need one frame per seating ({self.arms}), got {len(frames)}")
+        game = frames[0]["game"].to_numpy()
+        if not all(np.array_equal(game, f["game"].to_numpy()) for f in frames):
+            raise ValueError("the ladder's frames must hold the same deals, in order")
+        firsts = []
+        for k in range(len(self.rungs)):
+            by_seat, by_place = self.parts(frames[k])
+            self.by_seat[k].merge(by_seat)
+            if by_place is not None:
+                self.by_place[k].merge(by_place)
+            firsts.append(self._first_wins(frames[k]))
+        for k in range(1, len(self.rungs)):
+            self.changes[k - 1].add(convergence.first_player_change(firsts[k], firsts[k - 1]))
+            at = len(self.rungs) + (k - 1) * self.players
+            self.heads[k - 1].add(frames[at:at + self.players])
+        return self
+
+    def _first_wins(self, frame: pd.DataFrame) -> np.ndarray:
+        """Each game's win of the player first in turn order (seat 0, or the game's
+        turn-order place 0)."""
+        pattern = self.parts.place_pattern
+        if pattern is None:
+            return frame["win_0"].to_numpy(dtype=float)
+        key = np.column_stack([frame[pattern.format(seat=s)].to_numpy()
+                               for s in range(self.players)])
+        wins = np.column_stack([frame[f"win_{s}"].to_numpy(dtype=float)
+                                for s in range(self.players)])
+        return wins[np.arange(len(frame)), np.argmin(key, axis=1)]
+
+    @property
+    def deals(self) -> int:
+        return self.by_seat[0].n
+
+    def answer(self, margin: float = DEFAULT_MARGIN,
+               converge_margin: float = convergence.MARGIN,
+               confidence: float = CONFIDENCE) -> StrengthAnswer:
+        if self.deals == 0:
+            raise ValueError("no deals to analyse")
+        unit = "seat" if self.by_place is None else "place"
+        first_number = 0 if self.by_place is None else 1
+        seats = [t.answer(margin) for t in self.by_seat]
+        places = ([t.answer(margin, unit=unit, first_number=first_number)
+                   for t in self.by_place] if self.by_place is not None else None)
+        heads = [h.answer(self.rungs[k + 1], self.rungs[k], confidence)
+                 for k, h in enumerate(self.heads)]
+        chain = ratings.Ratings(self.rungs, self.players,
+                                lambda k, level: self.heads[k].share(level), confidence)
+        verdict = convergence.verdict(self.changes[-1], self.rungs[-1], self.rungs[-2],
+                                      converge_margin, confidence)
+        changes = [c.interval(confidence) for c in self.changes]
+        return StrengthAnswer(self.rungs, self.players, self.deals, seats, places,
+                              ladder(heads), chain.table(), chain, changes, verdict)
+
+
+@dataclass
+class StrengthAnswer:
+    """Per rung: its seat answer (``first``: by turn-order place where the game has one,
+    else by seat), its head to head over the rung below, its rating; and the verdict on
+    whether the top rung's first-player answer has converged."""
+
+    rungs: tuple[str, ...]
+    players: int
+    deals: int
+    seats: list[SeatAnswer]
+    places: list[SeatAnswer] | None
+    heads: LadderAnswer
+    ratings: list[ratings.Rating]
+    chain: ratings.Ratings
+    changes: list  # per rung k >= 1: the first player's edge under k minus under k - 1
+    converged: convergence.Convergence
+
+    @property
+    def first(self) -> list[SeatAnswer]:
+        return self.places if self.places is not None else self.seats
+
+    def table(self) -> pd.DataFrame:
+        """One row per rung: rating, step, head to head, the first player's edge, its
+        verdict and its change from the rung below."""
+        rows = []
+        for k, rung in enumerate(self.rungs):
+            r, first = self.ratings[k], self.first[k]
+            edge = first.headline
+            row = {"rung": k, "policy": rung, "deals": self.deals,
+                   "rating": r.rating.estimate, "rating_low": r.rating.low,
+                   "rating_high": r.rating.high,
+                   "first_edge": edge.estimate, "first_edge_low": edge.low,
+                   "first_edge_high": edge.high, "seat_verdict": first.verdict}
+            if k:
+                h = self.heads.table.iloc[k - 1]
+                c = self.changes[k - 1]
+                row.update({"step": r.step.estimate, "step_low": r.step.low,
+                            "step_high": r.step.high, "head_share": h["share"],
+                            "head_low": h["low"], "head_high": h["high"],
+                            "head_verdict": h["verdict"], "order_wrong": h["p_weaker_holm"]
+                            < (1 - CONFIDENCE) / 2, "edge_change": c.estimate,
+                            "edge_change_low": c.low, "edge_change_high": c.high})
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def seat_edges(self) -> pd.DataFrame:
+        """Every seat's (and place's) edge at every rung, long form."""
+        rows = []
+        for k, rung in enumerate(self.rungs):
+            for kind, answers in (("seat", self.seats), ("place", self.places)):
+                if answers is None:
+                    continue
+                for _, s in answers[k].table.iterrows():
+                    rows.append({"rung": k, "policy": rung, "by": kind,
+                                 "index": int(s["seat"]) + answers[k].first_number,
+                                 "share": s["share"], "edge": s["gap"],
+                                 "edge_low": s["gap_low"], "edge_high": s["gap_high"]})
+        return pd.DataFrame(rows)
+
+    def skilled_sentence(self, reference: str | None = None) -> str:
+        """The skilled-play answer in one sentence: the top rung's first-player edge, its
+        rating over ``reference`` (default: the rung the spec's heuristic holds, the second)
+        and the convergence verdict."""
+        top = len(self.rungs) - 1
+        ref = self.rungs.index(reference) if reference in self.rungs else min(1, top)
+        gap = self.chain.gap(ref, top)
+        first = self.first[top]
+        e = first.headline
+        who = ("the first player in turn order" if self.places is not None
+               else "seat 0 (first in turn order)")
+        state = self.converged.state
+        return (f"Among skilled players ({self.rungs[top]}, rated {gap.estimate:+.0f} "
+                f"[{gap.low:+.0f}, {gap.high:+.0f}] Elo above {self.rungs[ref]}), {who} wins "
+                f"{100 * (e.estimate + 1 / self.players):.1f}% of games, an edge of "
+                f"{100 * e.estimate:+.1f} pp [{100 * e.low:+.1f}, {100 * e.high:+.1f}] "
+                f"({first.verdict} within ±{100 * first.margin:g} pp); {state} (the edge "
+                f"under {self.rungs[top]} against under {self.rungs[top - 1]}).")
+
+    def method(self) -> str:
+        return " ".join([
+            "Strength ladder: every rung plays the same deals (game indices of one seed) in "
+            "every seat, and one seat of it among the rung below, rotated through every "
+            "seat. Edges: win share minus 1/P per seat (or turn-order place), Wilson on the "
+            "tie-adjusted effective size; seat verdicts as `rumsim seats` (equivalence "
+            "within the margin, Bonferroni over seats).",
+            self.heads.method, ratings.method_text(self.players),
+            convergence.method_text(self.converged.margin)])
+
+    def to_json(self) -> dict:
+        return {"rungs": list(self.rungs), "players": self.players, "deals": self.deals,
+                "table": self.table().to_dict(orient="records"),
+                "seat_edges": self.seat_edges().to_dict(orient="records"),
+                "head_to_head": self.heads.table.to_dict(orient="records"),
+                "convergence": self.converged.to_json(),
+                "skilled_play": self.skilled_sentence(), "method": self.method()}
