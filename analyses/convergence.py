@@ -31,6 +31,9 @@ from analyses.deals import DealDifferences
 from analyses.stats import CONFIDENCE, Interval, z_value
 
 MARGIN = 0.015  # the change of the first player's edge that does not matter (±1.5 pp)
+# A solo game's answer is its scores: the top two rungs' mean score, compared the same way,
+# within ±5 points (a fifth of Rum Runner's narrowest printed band, 25 points wide).
+SOLO_MARGIN = 5.0
 STATES = ("converged", "not converged", "undetermined")
 
 
@@ -48,26 +51,33 @@ class Convergence:
     decide_deals: float | None
     top: str
     below: str
+    what: str = "the first player's edge"
+    unit: str = "pp"   # "pp": a share shown in percentage points; "points": a score
+
+    def _num(self, x: float, sign: bool = True) -> str:
+        v = 100 * x if self.unit == "pp" else x
+        return f"{v:+.1f}" if sign else f"{v:.1f}"
 
     def sentence(self) -> str:
         """The verdict in one sentence, with its interval and what it rests on."""
-        d = self.difference
-        change = (f"the first player's edge changes by {100 * d.estimate:+.1f} pp "
-                  f"[{100 * d.low:+.1f}, {100 * d.high:+.1f}] from {self.below} to {self.top} "
+        d, u = self.difference, self.unit
+        change = (f"{self.what} changes by {self._num(d.estimate)} {u} "
+                  f"[{self._num(d.low)}, {self._num(d.high)}] from {self.below} to {self.top} "
                   f"on the same {self.deals:,} deals")
+        within = f"±{self._num(self.margin, sign=False)} {u}"
         if self.state == "converged":
             return (f"Converged: {change}; its 90% interval "
-                    f"[{100 * self.tost.low:+.1f}, {100 * self.tost.high:+.1f}] lies within "
-                    f"±{100 * self.margin:.1f} pp (equivalence test at 5%).")
+                    f"[{self._num(self.tost.low)}, {self._num(self.tost.high)}] lies within "
+                    f"{within} (equivalence test at 5%).")
         if self.state == "not converged":
             return (f"Not converged: {change}, shown apart (95% interval excludes 0) and not "
-                    f"shown equal within ±{100 * self.margin:.1f} pp: a stronger player may "
-                    "move the answer further.")
+                    f"shown equal within {within}: a stronger player may move the answer "
+                    "further.")
         more = ("" if self.decide_deals is None or not math.isfinite(self.decide_deals) else
                 f" About {_round_up(self.decide_deals):,} deals in all would decide it if the "
                 "estimates held (`rumsim ladder ... -n N`).")
-        return (f"Undetermined: {change}; neither shown equal within "
-                f"±{100 * self.margin:.1f} pp nor shown apart.{more}")
+        return (f"Undetermined: {change}; neither shown equal within {within} nor shown "
+                f"apart.{more}")
 
     def to_json(self) -> dict:
         return {"state": self.state, "difference": self.difference._asdict(),
@@ -82,10 +92,12 @@ def first_player_change(top: np.ndarray, below: np.ndarray) -> np.ndarray:
 
 
 def verdict(diff: DealDifferences, top: str, below: str, margin: float = MARGIN,
-            confidence: float = CONFIDENCE) -> Convergence:
-    """The three-way verdict on the paired per-deal changes in ``diff``."""
-    if not 0 < margin < 1:
-        raise ValueError(f"the margin must be between 0 and 1, not {margin}")
+            confidence: float = CONFIDENCE, what: str = "the first player's edge",
+            unit: str = "pp") -> Convergence:
+    """The three-way verdict on the paired per-deal changes in ``diff`` (a share's, in
+    ``unit`` "pp", or a score's, in "points")."""
+    if not 0 < margin < (1 if unit == "pp" else math.inf):
+        raise ValueError(f"the margin must be above 0 (a share: below 1), not {margin}")
     alpha = 1 - confidence
     n = diff.n
     if n < 2:
@@ -103,7 +115,7 @@ def verdict(diff: DealDifferences, top: str, below: str, margin: float = MARGIN,
         _, total, squares = diff.moments()
         mean = total / n
         decide = deals_to_decide(mean, max(squares / n - mean * mean, 0.0), margin, alpha)
-    return Convergence(state, apart, tost, n, margin, decide, top, below)
+    return Convergence(state, apart, tost, n, margin, decide, top, below, what, unit)
 
 
 def deals_to_decide(mean: float, variance: float, margin: float, alpha: float) -> float:
@@ -119,11 +131,15 @@ def deals_to_decide(mean: float, variance: float, margin: float, alpha: float) -
     return min(needs) if needs else math.inf
 
 
-def method_text(margin: float = MARGIN) -> str:
-    return ("Convergence: the change of the first player's edge from the second rung to the "
-            "top rung, on the same deals (per deal, the first player's win under the top "
-            "rung minus under the one below; interval over deals by gains and losses). "
-            f"Converged: its 90% interval lies within ±{100 * margin:.1f} pp (two one-sided "
+def method_text(margin: float = MARGIN, solo: bool = False) -> str:
+    what = ("the mean score from the second rung to the top rung, on the same deals (per "
+            "deal, the score under the top rung minus under the one below" if solo else
+            "the first player's edge from the second rung to the top rung, on the same "
+            "deals (per deal, the first player's win under the top rung minus under the one "
+            "below")
+    within = f"±{margin:g} points" if solo else f"±{100 * margin:.1f} pp"
+    return (f"Convergence: the change of {what}; interval over deals by gains and losses). "
+            f"Converged: its 90% interval lies within {within} (two one-sided "
             "tests at 5%, Schuirmann 1987: a false 'converged' at most 5%). Not converged: "
             "its 95% interval excludes 0 and the equivalence test fails (a false 'not "
             "converged' at most 5%). Otherwise undetermined, with the deals that would decide "

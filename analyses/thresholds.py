@@ -650,6 +650,21 @@ class ThresholdsReport:
         return "\n".join(out)
 
 
+# "Calibrated" verdict: at most this share of games (percentage points) would have to
+# change band for the printed bands to give the target split.
+CALIBRATION_MARGIN_PP = 10.0
+
+
+def calibration(low_pct: float, high_pct: float, margin_pp: float = CALIBRATION_MARGIN_PP) -> str:
+    """The bands' verdict from the interval of the 'off target' share: calibrated (the whole
+    interval within the margin), not calibrated (wholly beyond), else undetermined."""
+    if high_pct <= margin_pp:
+        return "calibrated"
+    if low_pct > margin_pp:
+        return "not calibrated"
+    return "undetermined"
+
+
 OFF_TARGET_NOTE = (
     "'off target' is the share of games (percentage points) that would have to change band "
     "for the printed bands to give the target split (the total variation distance). The "

@@ -8,7 +8,7 @@ runs already made.
 
 from __future__ import annotations
 
-from analyses.thresholds import EDGE_RULE_TEXT, TYPO_NOTE
+from analyses.thresholds import CALIBRATION_MARGIN_PP, EDGE_RULE_TEXT, TYPO_NOTE, calibration
 from engines import get_game
 from reports import figures
 from reports._runs import RunSpec, grid
@@ -29,9 +29,6 @@ ROLLOUT_GAMES = 1_000             # rollout is a slow policy: it plays these ins
 ROLLOUT_SAMPLES = 16
 SEED = 1  # one seed for every run: each policy and preset plays the same deals
 PRESETS = ("standard", "long")
-# "Calibrated" verdict: at most this share of games (percentage points) would have to
-# change band for the printed bands to give the target split.
-CALIBRATION_MARGIN_PP = 10.0
 
 
 # The skill ladder, weakest first, on the same deals of the standard rules (rollout with
@@ -141,11 +138,7 @@ def _policy(label: str) -> str:
 
 def _calibration(r) -> str:
     """A run's verdict on the printed bands, from the interval of its 'off target' share."""
-    if r["target_distance_high_pct"] <= CALIBRATION_MARGIN_PP:
-        return "calibrated"
-    if r["target_distance_low_pct"] > CALIBRATION_MARGIN_PP:
-        return "not calibrated"
-    return "undetermined"
+    return calibration(r["target_distance_low_pct"], r["target_distance_high_pct"])
 
 
 def summary(answers: Answers, results) -> Summary:

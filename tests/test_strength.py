@@ -146,16 +146,27 @@ def test_ladder_is_the_same_whatever_the_threads(capsys):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["ladder", "rum-runner"], "solo game"),
+    (["ladder", "rum-runner", "--converge", "-1", "--rungs", RUNGS], "--converge must be"),
     (["ladder", "motines", "--rungs", "greedy"], "two or more policies"),
     (["ladder", "motines", "--rungs", "greedy,greedy"], "names a policy twice"),
     (["ladder", "motines", "--rungs", "greedy,nosuch"], "unknown policy 'nosuch'"),
     (["ladder", "motines", "--rungs", "greedy,,random"], "names an empty rung"),
     (["ladder", "motines", "--rungs", RUNGS, "-n", "1"], "two or more deals"),
     (["ladder", "motines", "--rungs", RUNGS, "--converge", "0"], "--converge must be"),
+    (["ladder", "motines", "--rungs", RUNGS, "--converge", "2"], "below 1 (a share)"),
+    (["ladder", "motines", "--rungs", RUNGS, "--margin", "0"], "--margin must be"),
     (["ladder", "motines", "--rungs", RUNGS, "-p", "9"], "3-5 players, not 9"),
 ])
 def test_ladder_mistakes_are_one_line(capsys, args, words):
     code, out, err = run_cli(capsys, *args)
     assert code == 2
     assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_solo_ladder_end_to_end(capsys):
+    code, out, err = run_cli(capsys, "ladder", "rum-runner", "-n", "200", "--quiet",
+                             "--rungs", "random,greedy,expert")
+    assert code == 0, err
+    assert "Strength ladder of Rum Runner (solo) on the same 200 deals" in out
+    assert "Skilled play: Among skilled players (expert), a game scores" in out
+    assert "printed bands" in out

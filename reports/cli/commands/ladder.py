@@ -4,6 +4,7 @@ skilled-play answer has converged."""
 
 from __future__ import annotations
 
+import math
 from typing import Annotated
 
 import typer
@@ -20,6 +21,7 @@ from reports.cli.options import (
     WorkersOpt,
     app,
 )
+from analyses.convergence import MARGIN, SOLO_MARGIN
 from simulate.counts import parse_count
 from simulate.errors import Interrupted, UserError
 
@@ -38,9 +40,10 @@ def ladder(
     )] = None,
     margin: Annotated[float, typer.Option(
         "--margin", help="the seat verdicts' margin (win share minus 1/P)")] = 0.02,
-    converge: Annotated[float, typer.Option(
-        "--converge", help="the change of the first player's edge between the top two "
-        "rungs that counts as converged (equivalence test at 5%)")] = 0.015,
+    converge: Annotated[float | None, typer.Option(
+        "--converge", help="the change between the top two rungs that counts as converged "
+        "(equivalence test at 5%): of the first player's edge (a share, default 0.015), or "
+        "for a solo game of the mean score (points, default 5)")] = None,
     rules: RulesChoice,
     seed: SeedOpt = 0,
     workers: WorkersOpt = None,
@@ -53,12 +56,14 @@ def ladder(
 
     info = get_game(game)
     players = info.check_players(players)
-    if players < 2:
-        raise UserError(f"{info.name} is a solo game: its ladder is `rumsim matchup "
-                        f"{info.name}` (scores on the same deals); no seats to compare")
-    for name, value in (("--margin", margin), ("--converge", converge)):
-        if not 0 < value < 1:
-            raise UserError(f"{name} must be between 0 and 1 (a share), not {value}")
+    solo = players < 2
+    if not 0 < margin < 1:
+        raise UserError(f"--margin must be between 0 and 1 (a share), not {margin}")
+    if converge is None:
+        converge = SOLO_MARGIN if solo else MARGIN
+    if not 0 < converge < (math.inf if solo else 1):
+        raise UserError(f"--converge must be above 0{'' if solo else ' and below 1 (a share)'}"
+                        f", not {converge}")
     names = _rungs(info, rungs)
     declared = info.extra.get("ladder_deals", 2_000)
     deals = parse_count(n) if n is not None else int(declared)
@@ -66,6 +71,8 @@ def ladder(
         raise UserError(f"--games {deals:,}: the ladder compares rungs over two or more deals")
     rules_obj = rules.build(info)
     output.check_out()
+    if solo:
+        return _solo(info, names, deals, rules_obj, converge, seed, workers, output, playing)
     tally = StrengthTally(names, players, info.extra.get("seat_views", {}),
                           info.extra.get("turn_order", (None, None))[1])
     with playing.games(seed=seed, workers=workers) as play:
@@ -84,6 +91,66 @@ def ladder(
     data = {"game": info.name, "seed": seed, "rules": rules_obj.to_dict(), **answer.to_json()}
     output.emit(answer.table().to_csv(index=False, float_format="%.6g"), data,
                 lambda: render(title, answer), partial)
+
+
+def _solo(info, names, deals, rules_obj, converge, seed, workers, output, playing) -> None:
+    """A solo game's ladder: every rung (and the game's ceiling) on the same deals."""
+    from analyses.solo_ladder import SoloLadderTally, seatings
+
+    ceiling = info.extra.get("ceiling")
+    if ceiling is not None:
+        ceiling = info.policy(ceiling).label()
+    tally = SoloLadderTally(names, ceiling)
+    with playing.games(seed=seed, workers=workers) as play:
+        res = play(info, deals, rules=rules_obj, seatings=seatings(names, ceiling), players=1,
+                   label=f"{len(names)} rungs on the same deals", on_chunk=tally.add)
+    if not res.meta["games"]:
+        raise Interrupted("stopped before any deal finished, so there is no ladder to show")
+    partial = None
+    if res.meta["interrupted"]:
+        partial = Partial.of(("every rung of the ladder", res.meta["games"], deals), [],
+                             "rung", ["all"])
+    answer = tally.answer(rules_obj, converge)
+    title = (f"Strength ladder of {info.title} (solo) on the same {answer.deals:,} deals "
+             f"(seed {seed}; rules: {rules_obj.describe()})")
+    data = {"game": info.name, "seed": seed, "rules": rules_obj.to_dict(), **answer.to_json()}
+    output.emit(answer.table().to_csv(index=False, float_format="%.6g"), data,
+                lambda: render_solo(title, answer), partial)
+
+
+def render_solo(title: str, answer) -> str:
+    """A solo ladder at the terminal: mean score, share of the ceiling, bands, lead."""
+    from analyses._text import text_table
+
+    def ci(x, lo, hi, fmt="{:.1f}"):
+        return f"{fmt.format(x)} [{fmt.format(lo)}, {fmt.format(hi)}]"
+
+    rows = []
+    for _, r in answer.table().iterrows():
+        k = int(r["rung"])
+        row = [str(k), r["policy"], ci(r["mean"], r["mean_low"], r["mean_high"])]
+        if answer.ceiling_policy is not None:
+            row.append(ci(100 * r["of_ceiling"], 100 * r["of_ceiling_low"],
+                          100 * r["of_ceiling_high"], "{:.1f}%"))
+        row += ["-" if k == 0 else ci(r["lead"], r["lead_low"], r["lead_high"], "{:+.1f}"),
+                f"{r['bands']} ({r['off_target_pct']:.1f}% off)"]
+        rows.append(row)
+    heads = ["rung", "policy", "mean score"]
+    if answer.ceiling_policy is not None:
+        heads.append(f"of {answer.ceiling_policy}'s")
+    heads += ["lead over the rung below", "printed bands"]
+    lines = [title, "", text_table(heads, rows)]
+    if answer.ceiling is not None:
+        c = answer.ceiling
+        lines.append(f"Ceiling ({answer.ceiling_policy}, knows the deal): mean "
+                     f"{c.estimate:.1f} [{c.low:.1f}, {c.high:.1f}]")
+        above = answer.table()["above_ceiling"].sum()
+        if above:
+            lines.append(f"WARNING: a rung outscored the ceiling on {int(above):,} deal-rungs: "
+                         "it is not a bound there")
+    lines += ["", "Skilled play: " + answer.skilled_sentence(), answer.converged.sentence(),
+              "", *answer.leads.sentences, "", "Method: " + answer.method()]
+    return "\n".join(lines)
 
 
 def _rungs(info, text: str | None) -> tuple[str, ...]:
