@@ -21,7 +21,6 @@ from reports.cli.options import (
     WorkersOpt,
     app,
 )
-from analyses.convergence import MARGIN, SOLO_MARGIN
 from simulate.counts import parse_count
 from simulate.errors import Interrupted, UserError
 
@@ -52,6 +51,7 @@ def ladder(
 ) -> None:
     """The strength ladder: each rung in every seat and against the rung below on the same
     deals; ratings, the seat answer at every rung, and whether it converged."""
+    from analyses.convergence import MARGIN, SOLO_MARGIN
     from analyses.strength import StrengthTally, seatings
 
     info = get_game(game)
