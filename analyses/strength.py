@@ -33,22 +33,24 @@ from analyses.seats import DEFAULT_MARGIN, SeatAnswer, SeatParts, SeatTally
 from analyses.stats import CONFIDENCE
 
 
-def seatings(rungs: Sequence[str], players: int) -> list[tuple[str, ...]]:
-    """Every seating the ladder plays on each deal: each rung in every seat, then each rung
-    k >= 1 in one seat among rung k - 1, the seat rotated (the order ``StrengthTally.add``
-    reads the frames in)."""
+def seatings(rungs: Sequence[str], players: int, heads: bool = True) -> list[tuple[str, ...]]:
+    """Every seating the ladder plays on each deal: each rung in every seat, then (with
+    ``heads``) each rung k >= 1 in one seat among rung k - 1, the seat rotated (the order
+    ``StrengthTally.add`` reads the frames in)."""
     own = [(r,) * players for r in rungs]
     pairs = [tuple(s.split(",")) for k in range(1, len(rungs))
-             for s in rotations(rungs[k], rungs[k - 1], players).values()]
+             for s in rotations(rungs[k], rungs[k - 1], players).values()] if heads else []
     return own + pairs
 
 
 class StrengthTally:
     """What the ladder's answer needs, fed one block of deals at a time: ``add(frames)``
-    with one frame per seating of :func:`seatings`, all of the same game indices."""
+    with one frame per seating of :func:`seatings`, all of the same game indices. Without
+    ``heads`` only the self-play seatings: the seat answer per rung and the convergence
+    verdict, no head to heads and no ratings (a page's other player counts)."""
 
     def __init__(self, rungs: Sequence[str], players: int, views: dict[str, str] | None = None,
-                 place_pattern: str | None = None):
+                 place_pattern: str | None = None, heads: bool = True):
         self.rungs, self.players = tuple(rungs), players
         if len(self.rungs) < 2:
             raise ValueError("a ladder needs two or more rungs")
@@ -59,13 +61,13 @@ class StrengthTally:
         self.by_seat = [SeatTally(players, self.views) for _ in self.rungs]
         self.by_place = ([SeatTally(players) for _ in self.rungs]
                          if place_pattern is not None else None)
-        self.heads = [MatchupTally(players) for _ in self.rungs[1:]]
+        self.heads = [MatchupTally(players) for _ in self.rungs[1:]] if heads else []
         # per rung k >= 1: per deal, the first player's win under rung k minus under k - 1
         self.changes = [DealDifferences(0.0) for _ in self.rungs[1:]]
 
     @property
     def arms(self) -> int:
-        return len(self.rungs) + self.players * (len(self.rungs) - 1)
+        return len(self.rungs) + self.players * len(self.heads)
 
     def add(self, frames) -> StrengthTally:
         frames = list(frames)
@@ -83,8 +85,9 @@ class StrengthTally:
             firsts.append(self._first_wins(frames[k]))
         for k in range(1, len(self.rungs)):
             self.changes[k - 1].add(convergence.first_player_change(firsts[k], firsts[k - 1]))
-            at = len(self.rungs) + (k - 1) * self.players
-            self.heads[k - 1].add(frames[at:at + self.players])
+            if self.heads:
+                at = len(self.rungs) + (k - 1) * self.players
+                self.heads[k - 1].add(frames[at:at + self.players])
         return self
 
     def _first_wins(self, frame: pd.DataFrame) -> np.ndarray:
@@ -115,13 +118,15 @@ class StrengthTally:
                    for t in self.by_place] if self.by_place is not None else None)
         heads = [h.answer(self.rungs[k + 1], self.rungs[k], confidence)
                  for k, h in enumerate(self.heads)]
-        chain = ratings.Ratings(self.rungs, self.players,
-                                lambda k, level: self.heads[k].share(level), confidence)
+        chain = (ratings.Ratings(self.rungs, self.players,
+                                 lambda k, level: self.heads[k].share(level), confidence)
+                 if self.heads else None)
         verdict = convergence.verdict(self.changes[-1], self.rungs[-1], self.rungs[-2],
                                       converge_margin, confidence)
         changes = [c.interval(confidence) for c in self.changes]
         return StrengthAnswer(self.rungs, self.players, self.deals, seats, places,
-                              ladder(heads), chain.table(), chain, changes, verdict)
+                              ladder(heads), chain.table() if chain else None, chain, changes,
+                              verdict)
 
 
 @dataclass
@@ -135,9 +140,9 @@ class StrengthAnswer:
     deals: int
     seats: list[SeatAnswer]
     places: list[SeatAnswer] | None
-    heads: LadderAnswer
-    ratings: list[ratings.Rating]
-    chain: ratings.Ratings
+    heads: LadderAnswer  # empty when played without head to heads
+    ratings: list[ratings.Rating] | None
+    chain: ratings.Ratings | None
     changes: list  # per rung k >= 1: the first player's edge under k minus under k - 1
     converged: convergence.Convergence
 
@@ -150,22 +155,24 @@ class StrengthAnswer:
         verdict and its change from the rung below."""
         rows = []
         for k, rung in enumerate(self.rungs):
-            r, first = self.ratings[k], self.first[k]
+            first = self.first[k]
             edge = first.headline
-            row = {"rung": k, "policy": rung, "deals": self.deals,
-                   "rating": r.rating.estimate, "rating_low": r.rating.low,
-                   "rating_high": r.rating.high,
+            row = {"rung": k, "policy": rung, "players": self.players, "deals": self.deals,
                    "first_edge": edge.estimate, "first_edge_low": edge.low,
                    "first_edge_high": edge.high, "seat_verdict": first.verdict}
+            if self.ratings is not None:
+                r = self.ratings[k].rating
+                row.update({"rating": r.estimate, "rating_low": r.low, "rating_high": r.high})
             if k:
-                h = self.heads.table.iloc[k - 1]
                 c = self.changes[k - 1]
-                row.update({"step": r.step.estimate, "step_low": r.step.low,
-                            "step_high": r.step.high, "head_share": h["share"],
-                            "head_low": h["low"], "head_high": h["high"],
-                            "head_verdict": h["verdict"], "order_wrong": h["p_weaker_holm"]
-                            < (1 - CONFIDENCE) / 2, "edge_change": c.estimate,
-                            "edge_change_low": c.low, "edge_change_high": c.high})
+                row.update({"edge_change": c.estimate, "edge_change_low": c.low,
+                            "edge_change_high": c.high})
+            if k and self.ratings is not None:
+                h, r = self.heads.table.iloc[k - 1], self.ratings[k].step
+                row.update({"step": r.estimate, "step_low": r.low, "step_high": r.high,
+                            "head_share": h["share"], "head_low": h["low"],
+                            "head_high": h["high"], "head_verdict": h["verdict"],
+                            "order_wrong": h["p_weaker_holm"] < (1 - CONFIDENCE) / 2})
             rows.append(row)
         return pd.DataFrame(rows)
 
@@ -189,14 +196,18 @@ class StrengthAnswer:
         and the convergence verdict."""
         top = len(self.rungs) - 1
         ref = self.rungs.index(reference) if reference in self.rungs else min(1, top)
-        gap = self.chain.gap(ref, top)
+        rated = ""
+        if self.chain is not None:
+            gap = self.chain.gap(ref, top)
+            rated = (f", rated {gap.estimate:+.0f} [{gap.low:+.0f}, {gap.high:+.0f}] Elo above "
+                     f"{self.rungs[ref]}")
         first = self.first[top]
         e = first.headline
         who = ("the first player in turn order" if self.places is not None
                else "seat 0 (first in turn order)")
         state = self.converged.state
-        return (f"Among skilled players ({self.rungs[top]}, rated {gap.estimate:+.0f} "
-                f"[{gap.low:+.0f}, {gap.high:+.0f}] Elo above {self.rungs[ref]}), {who} wins "
+        return (f"Among skilled players at {self.players} players ({self.rungs[top]}{rated}), "
+                f"{who} wins "
                 f"{100 * (e.estimate + 1 / self.players):.1f}% of games, an edge of "
                 f"{100 * e.estimate:+.1f} pp [{100 * e.low:+.1f}, {100 * e.high:+.1f}] "
                 f"({first.verdict} within ±{100 * first.margin:g} pp); {state} (the edge "
@@ -209,7 +220,7 @@ class StrengthAnswer:
             "seat. Edges: win share minus 1/P per seat (or turn-order place), Wilson on the "
             "tie-adjusted effective size; seat verdicts as `rumsim seats` (equivalence "
             "within the margin, Bonferroni over seats).",
-            self.heads.method, ratings.method_text(self.players),
+            *([self.heads.method, ratings.method_text(self.players)] if self.chain else []),
             convergence.method_text(self.converged.margin)])
 
     def to_json(self) -> dict:

@@ -127,7 +127,7 @@ def test_ladder_cli_end_to_end(capsys):
                              "--rungs", RUNGS, "--quiet")
     assert code == 0, err
     assert "Strength ladder of Rum & Pirates, 3 players, on the same 60 deals" in out
-    assert "Skilled play: Among skilled players (expert, rated" in out
+    assert "Skilled play: Among skilled players at 3 players (expert, rated" in out
     assert "above greedy" in out
     assert "Edge (win share minus 33.3%) by seat, per rung" in out
 
@@ -170,3 +170,15 @@ def test_solo_ladder_end_to_end(capsys):
     assert "Strength ladder of Rum Runner (solo) on the same 200 deals" in out
     assert "Skilled play: Among skilled players (expert), a game scores" in out
     assert "printed bands" in out
+
+
+def test_without_head_to_heads_only_the_rungs_in_every_seat_are_played():
+    assert seatings(("a", "b"), 3, heads=False) == [("a",) * 3, ("b",) * 3]
+    rng = np.random.default_rng(2)
+    tally = StrengthTally(("a", "b"), 3, heads=False)
+    games = np.arange(500)
+    tally.add([_frame(games, rng.integers(0, 3, 500), 3) for _ in range(2)])
+    answer = tally.answer()
+    assert answer.ratings is None and "rating" not in answer.table()
+    assert "rated" not in answer.skilled_sentence()
+    assert answer.converged.state in convergence.STATES
