@@ -74,6 +74,10 @@ _REGISTRY = (
     Analysis("events", "analyses.events:event_rates",
              "how often things happen: per-game rates of counted events and shares of events, "
              "with intervals over games"),
+    Analysis("strength", "analyses.strength:strength_ladder",
+             "the strength ladder: every rung (random up to search over the expert) in every "
+             "seat and against the rung below on the same deals: ratings, the seat answer per "
+             "rung and whether the skilled-play answer converged (solo: scores and a ceiling)"),
     Analysis("sensitivity", "analyses.sensitivity:seat_sensitivity",
              "does a seat answer survive a change of player: the first player's edge under each "
              "policy, and whether the conclusion holds"),

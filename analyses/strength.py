@@ -43,6 +43,12 @@ def seatings(rungs: Sequence[str], players: int, heads: bool = True) -> list[tup
     return own + pairs
 
 
+def strength_ladder(tally, *args, **kwargs):
+    """The ladder's answer from its tally (a multi-player :class:`StrengthTally`, or a solo
+    ``analyses.solo_ladder.SoloLadderTally``, which takes the rules first)."""
+    return tally.answer(*args, **kwargs)
+
+
 class StrengthTally:
     """What the ladder's answer needs, fed one block of deals at a time: ``add(frames)``
     with one frame per seating of :func:`seatings`, all of the same game indices. Without

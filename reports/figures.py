@@ -315,6 +315,30 @@ def composition_bars(parts: pd.DataFrame, title: str, xlabel: str = "mean points
     return to_png(fig)
 
 
+def edge_by_rung(rows: pd.DataFrame, title: str) -> bytes:
+    """The first player's edge against the ladder's rung: one line of dots with 95% whiskers
+    per player count (``rung``, ``label``, ``players``, ``estimate``, ``low``, ``high``),
+    rungs weakest to strongest left to right, a dashed line at no edge."""
+    labels = list(dict.fromkeys(rows.sort_values("rung")["label"]))
+    fig = Figure(figsize=(7.0, 3.6))
+    ax = fig.add_subplot()
+    counts = sorted(rows["players"].unique())
+    for i, p in enumerate(counts):
+        part = rows[rows["players"] == p].sort_values("rung")
+        # players side by side within a rung, so whiskers do not hide each other
+        x = part["rung"].to_numpy(dtype=float) + 0.12 * (i - (len(counts) - 1) / 2)
+        est, low, high = (100 * part[k].to_numpy(dtype=float) for k in ("estimate", "low", "high"))
+        ax.errorbar(x, est, yerr=[est - low, high - est], fmt="o-", ms=4, lw=1, capsize=2,
+                    color=f"C{i}", label=f"{p} players")
+    ax.axhline(0.0, color="#777777", ls="--", lw=1)
+    ax.set_xticks(range(len(labels)), labels, fontsize=7, rotation=15, ha="right")
+    ax.set_ylabel("edge: win share - 1/P (pp)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="y", color="#e5e5e5")
+    ax.legend(fontsize=7, loc="best")
+    return to_png(fig)
+
+
 def interval_dots(rows: pd.DataFrame, title: str, xlabel: str, reference: float | None = None,
                   percent: bool = False, width: float = 7.0) -> bytes:
     """Dots with 95% whiskers, one line per row (``label``, ``estimate``, ``low``, ``high``,

@@ -20,8 +20,8 @@ import pandas as pd
 from reports import figures
 
 # The index table's columns, in order (each summary's row fills them).
-COLUMNS = ("players", "policies", "mean length", "first-player edge (95% CI)", "verdict",
-           "games played")
+COLUMNS = ("players", "skilled play", "policies", "mean length", "first-player edge (95% CI)",
+           "verdict", "games played")
 
 
 @dataclass

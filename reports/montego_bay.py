@@ -23,6 +23,7 @@ from reports.sections.ladder import plan as ladder_plan
 from reports.sections.scores import Scores
 from reports.sections.seats import SEAT, SeatAdvantage, SeatsAnswer, Setting, shares_long
 from reports.sections.sensitivity import Sensitivity, VariantSensitivity
+from reports.sections.strength import Strength
 from reports.sections.tune import Question, Tune
 from reports.words import (
     by_word,
@@ -55,6 +56,14 @@ FIX = (Question("Which starting coins by rail place bring every rail place withi
                 goals=("max_place_gap<=2pp",),
                 knobs=("start_coins_by_place[0]=0..5", "start_coins_by_place[1]=0..3"),
                 players=(LADDER_PLAYERS,), policy=POLICY, budget=600_000, seed=SEED),)
+
+
+# Skilled play: the game's strength ladder (engines declare it), every rung on the same
+# deals: at the main player count with head to heads and ratings, at the others every
+# rung in every seat only. Sized for the report's time (the search rungs are slow).
+RUNGS = get_game(GAME).extra["ladder"]
+STRENGTH_DEALS = 600
+STRENGTH_OTHER_DEALS = 300
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
@@ -231,6 +240,9 @@ PAGE = GamePage(
           "for 2-4 players",
     plan=plan,
     sections=(
+        Strength(RUNGS, players=(LADDER_PLAYERS, 2, 4),
+                 deals=STRENGTH_DEALS, other_deals=STRENGTH_OTHER_DEALS, preset=PRESETS[0],
+                 seed=SEED),
         SeatAdvantage(
             margin=MARGIN, policies=(POLICY,),
             heading="Win share by rail order, rail position and seat",

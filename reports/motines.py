@@ -23,6 +23,7 @@ from reports.sections.matchup import plan as matchup_plan
 from reports.sections.scores import Scores
 from reports.sections.seats import SeatAdvantage, Setting, order_long, order_verdicts
 from reports.sections.sensitivity import Sensitivity, VariantSensitivity
+from reports.sections.strength import Strength
 from reports.sections.tune import Question, Tune
 from reports.sections.variants import Comparison, Variants, presets_table
 from reports.words import STAR_NOTE, by_word, join_words, pp_bounds, pp_interval, verdict_note
@@ -61,6 +62,14 @@ FIX = tuple(
              players=(VARIANT_PLAYERS,), policy=policy,
              rules=("start_money_by_seat=3,4,4,4,4",), budget=300_000, seed=SEED)
     for policy in ("greedy", "random"))
+
+
+# Skilled play: the game's strength ladder (engines declare it), every rung on the same
+# deals: at the main player count with head to heads and ratings, at the others every
+# rung in every seat only. Sized for the report's time (the search rungs are slow).
+RUNGS = get_game(GAME).extra["ladder"]
+STRENGTH_DEALS = 600
+STRENGTH_OTHER_DEALS = 300
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
@@ -223,6 +232,9 @@ PAGE = GamePage(
           "play, equal starting money, shorter games",
     plan=plan,
     sections=(
+        Strength(RUNGS, players=(4, 3, 5),
+                 deals=STRENGTH_DEALS, other_deals=STRENGTH_OTHER_DEALS, preset=BASE,
+                 seed=SEED),
         SeatAdvantage(
             margin=MARGIN, presets=SEAT_PRESETS, policies=POLICIES,
             heading="Seat win shares, {players} players",

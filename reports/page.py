@@ -141,7 +141,10 @@ class GamePage:
 
         page = Page(self.title, self.subtitle)
         page.heading("The answer")
-        for text in self.reading(answers):
+        # skilled play first: the sentence of a section that leads the answer (the ladder)
+        leads = [text for s in self.sections if hasattr(s, "lead")
+                 for text in s.lead(answers[s.key])]
+        for text in leads + self.reading(answers):
             page.paragraph(text, css="answer")
         page.heading("How to read this page")
         self.how_to_read(page, answers)
@@ -163,8 +166,13 @@ class GamePage:
         page.code(command)
         page.paragraph("Tables as CSV: " + ", ".join(sorted(tables)) + ".", css="note")
         elapsed = time.perf_counter() - started if started else 0.0
+        summary = self.summary(answers, results)
+        for s in self.sections:  # the index's "skilled play" column and first sentence
+            if hasattr(s, "index_cell"):
+                summary.row["skilled play"] = s.index_cell(answers[s.key])
+                summary.sentence = " ".join([*s.lead(answers[s.key]), summary.sentence])
         return PageOutput(self.filename, self.title, self.blurb, page.render(), tables, elapsed,
-                          self.summary(answers, results))
+                          summary)
 
     def _runs(self, results: dict[str, Results],
               answers: Answers) -> tuple[pd.DataFrame, pd.DataFrame]:

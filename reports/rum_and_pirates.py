@@ -28,6 +28,7 @@ from reports.sections.matchup import plan as matchup_plan
 from reports.sections.scores import Scores
 from reports.sections.seats import SeatAdvantage, Setting, order_long, order_verdicts
 from reports.sections.sensitivity import Sensitivity, VariantSensitivity
+from reports.sections.strength import Strength
 from reports.sections.tune import Question, Tune
 from reports.sections.variants import Comparison, Variants, presets_table
 from reports.words import STAR_NOTE, join_words, pp_bounds, pp_interval, verdict_note
@@ -80,6 +81,14 @@ CATEGORY_LABELS = (("pubs", "pub tiles"), ("chests", "treasure chests"),
                    ("rdv", "rendezvous"), ("maps", "treasure maps"))
 HOPELESS = "hopeless bunk re-rolls (of all bunk re-rolls)"
 RATIOS = ((HOPELESS, "bunk_hopeless_rerolls", "bunk_rerolls"),)
+
+
+# Skilled play: the game's strength ladder (engines declare it), every rung on the same
+# deals: at the main player count with head to heads and ratings, at the others every
+# rung in every seat only. Sized for the report's time (the search rungs are slow).
+RUNGS = get_game(GAME).extra["ladder"]
+STRENGTH_DEALS = 600
+STRENGTH_OTHER_DEALS = 300
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
@@ -262,6 +271,9 @@ PAGE = GamePage(
           "games and house rules, where the points come from, the bunk-fight re-rolls",
     plan=plan,
     sections=(
+        Strength(RUNGS, players=(CAN_WIN_PLAYERS, 2, 3, 5),
+                 deals=STRENGTH_DEALS, other_deals=STRENGTH_OTHER_DEALS, preset=BASE,
+                 seed=SEED),
         SeatAdvantage(
             margin=MARGIN, presets=(BASE,), policies=POLICIES,
             heading="Seat win shares, {players} players",

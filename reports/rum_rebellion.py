@@ -19,6 +19,7 @@ from reports.sections.ladder import Ladder
 from reports.sections.ladder import plan as ladder_plan
 from reports.sections.seats import SeatAdvantage, order_long, order_verdicts
 from reports.sections.sensitivity import Sensitivity, VariantSensitivity
+from reports.sections.strength import Strength
 from reports.sections.tune import Question, Tune
 from reports.sections.variants import Comparison, Variants, presets_table
 from reports.words import STAR_NOTE, by_word, join_words, pp, pp_bounds
@@ -46,6 +47,14 @@ FIX = (Question("Which combination of the shorter-game levers gives a mean of ab
                 knobs=("ticket_cost=4,6", "commission_cost=10,15", "lose_cards_removed=0,4",
                        "votes_for_coup=40,55", "starting_level=convict,ticket_of_leave"),
                 players=(PLAYERS,), policy=POLICY, budget=600_000, seed=SEED),)
+
+
+# Skilled play: the game's strength ladder (engines declare it), every rung on the same
+# deals: at the main player count with head to heads and ratings, at the others every
+# rung in every seat only. Sized for the report's time (the search rungs are slow).
+RUNGS = get_game(GAME).extra["ladder"]
+STRENGTH_DEALS = 600
+STRENGTH_OTHER_DEALS = 300
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
@@ -198,6 +207,9 @@ PAGE = GamePage(
           "player's edge?",
     plan=plan,
     sections=(
+        Strength(RUNGS, players=(PLAYERS, *(p for p in SEAT_PLAYERS if p != PLAYERS)),
+                 deals=STRENGTH_DEALS, other_deals=STRENGTH_OTHER_DEALS, preset=BASE,
+                 seed=SEED),
         Variants(base=BASE, players=PLAYERS, policy=POLICY),
         SeatAdvantage(
             margin=MARGIN, presets=(BASE,), policies=(POLICY,),

@@ -17,6 +17,7 @@ from reports.page import Answers, GamePage
 from reports.sections.bands import Bands, ScoreBands, band_name
 from reports.sections.ladder import Ladder
 from reports.sections.ladder import plan as ladder_plan
+from reports.sections.strength import Strength
 from reports.sections.tune import Question, Tune
 from reports.words import join_words
 
@@ -42,6 +43,14 @@ FIX = (Question("Under which rules and band edges do the bands fit the target sp
                 "40/25/15/10/6/4?",
                 goals=("band_distance=0",), knobs=("flip_after_draw", "score_band_edges=fit"),
                 players=(1,), budget=1_000_000, seed=SEED),)
+
+
+# Skilled play: the game's strength ladder (engines declare it), every rung on the same
+# deals: at the main player count with head to heads and ratings, at the others every
+# rung in every seat only. Sized for the report's time (the search rungs are slow).
+RUNGS = get_game(GAME).extra["ladder"]
+STRENGTH_DEALS = 600
+STRENGTH_OTHER_DEALS = 300
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
@@ -174,7 +183,11 @@ PAGE = GamePage(
     subtitle="rumsim balance report - Rum Runner (solo card game), spec sections 5.3 and 9.7",
     blurb="are the printed score bands calibrated?",
     plan=plan,
-    sections=(ScoreBands(), Ladder(policies=tuple(p.split(":")[0] for p in LADDER),
+    sections=(
+        Strength(RUNGS, players=(1,),
+                 deals=STRENGTH_DEALS, other_deals=STRENGTH_OTHER_DEALS, preset=PRESETS[0],
+                 seed=SEED),
+        ScoreBands(), Ladder(policies=tuple(p.split(":")[0] for p in LADDER),
                                      players=1, preset=PRESETS[0]), Tune(FIX)),
     reading=reading,
     how_to_read=how_to_read,

@@ -133,9 +133,12 @@ GAME = GameInfo(
     columns=_columns,
     summary="workers push each other along the warehouses to load barrels onto ships; "
             "majorities score",
-    # Seats (colours) have no turn order here; the rail has. The seat analysis
-    # re-seats players by their first worker's rail position ("turn_order") and
-    # also shows win share per rail position itself ("seat_views").
-    extra={"seat_views": {"first rail position": "first_rail_pos_{seat}"},
+    # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and
+    # the deals it plays by default (every rung on each). Seats (colours) have no turn
+    # order here; the rail has. The seat analysis re-seats players by their first worker's
+    # rail position ("turn_order") and also shows win share per rail position itself
+    # ("seat_views").
+    extra={"ladder": ("random", "greedy", "expert", "sampler"), "ladder_deals": 2_000,
+           "seat_views": {"first rail position": "first_rail_pos_{seat}"},
            "turn_order": ("rail order", "first_rail_pos_{seat}")},
 )

@@ -141,7 +141,10 @@ GAME = GameInfo(
     columns=per_seat_columns(_PER_SEAT, _GAME_COLUMNS),
     summary="worker placement on a fishing boat: follow the Captain, or mutiny to be the next",
     # Said with every seat answer (spec §9.1 "Reading the figures").
-    extra={"seat_note": "seat 0 is the first Captain. The weakest seat changes with the "
+    # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and
+    # the deals it plays by default (every rung on each).
+    extra={"ladder": ("random", "greedy", "expert", "rollout"), "ladder_deals": 2_000,
+           "seat_note": "seat 0 is the first Captain. The weakest seat changes with the "
                         "policy: under random play it is seat 0 (no Subvention or Mutiny in "
                         "round 1, 1$ less, Captain more often), under greedy play at 4 players "
                         "seat 1, the first follower (it mutinies with 3$ in round 1 and stays "

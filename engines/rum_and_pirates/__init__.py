@@ -148,7 +148,10 @@ GAME = GameInfo(
     columns=per_seat_columns(_PER_SEAT, _GAME_COLUMNS),
     summary="move one Captain through a pirate town, fill its roads with your pirates, then "
             "fight for the bunks",
-    extra={"seat_note": "seat 0 starts round 1 (the start marker then moves one seat a round). "
+    # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and
+    # the deals it plays by default (every rung on each).
+    extra={"ladder": ("random", "greedy", "expert", "rollout"), "ladder_deals": 2_000,
+           "seat_note": "seat 0 starts round 1 (the start marker then moves one seat a round). "
                         "The spec's prototype finds seat 0 weakest under random play and in 2- "
                         "and 3-player greedy play, strongest in 4-player greedy play: a seat "
                         "answer holds for the policy it names."},

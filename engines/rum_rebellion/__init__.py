@@ -131,4 +131,7 @@ GAME = GameInfo(
     rules_cls=Rules,
     columns=per_seat_columns(_PER_SEAT, _GAME_COLUMNS),
     summary="roll-and-move race for 2-6: convict, ticket of leave, Rum Corps, then a coup",
+    # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and
+    # the deals it plays by default (every rung on each).
+    extra={"ladder": ("random", "threshold", "expert"), "ladder_deals": 2_000},
 )

@@ -110,4 +110,7 @@ GAME = GameInfo(
     rules_cls=Rules,
     columns=_columns,
     summary="solo card game: sail a boat along 16 ports collecting rum before they close",
+    # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and
+    # the deals it plays by default (every rung on each).
+    extra={"ladder": ("random", "greedy", "expert", "rollout"), "ladder_deals": 2_000},
 )
