@@ -7,17 +7,20 @@ blocks at ``S_PL``), followed by what a block sets once (``setup_block``: the
 rules vector at ``S_RULES``, read as ``s[S_RULES + R.<option>]``, and each
 seat's policy code) and by scratch (options of a decision, a pub's matching
 tiles, a bunk column). A rollout decision copies the state to a second area of
-the same layout (``S_COPY``) and plays on from there with greedy-only drivers
-(``*_greedy`` below), which never reach a rollout decision: no recursion.
+the same layout (``S_COPY``) and plays on from there with the playout drivers
+(``*_playout`` below: greedy or heuristic decisions by each row's code), which
+never reach a rollout decision: no recursion.
 
 The float buffer ``fb`` holds the host's exact sting chance per player count
 and threshold (``F_Q0``, spec 8.4), a decision's per-corner-class values, and
-the seats' policy rows: ``F_POL`` (a rollout seat's row is greedy's defaults
-with the rollout's ``reroll_can_win``: what it plays outside D1/D2; a heuristic
-seat's row is its declared row with the coin, rum and rendezvous worth of the
+the seats' policy rows: ``F_POL`` (a rollout seat's row is its base policy's row,
+row P + p of the encoded policies: greedy's defaults or the expert's heuristic
+row, with the rollout's ``reroll_can_win``: what it ranks its moves by and plays
+outside D1/D2; a heuristic row holds the coin, rum and rendezvous worth of the
 current round, rewritten from ``F_HBASE`` at every round start) and
-``F_POPOL`` (greedy's defaults for every seat: a playout). A playout has its
-own copy of the float scratch at ``F_COPY``.
+``F_POPOL`` (a playout's: every seat the deciding seat's base row as declared,
+``F_PBASE``, at the playout's round). A playout has its own copy of the float
+scratch at ``F_COPY``.
 
 The heuristic (``policies.HeuristicPolicy``) is greedy's row plus feature
 weights: greedy's every decision reads its row where it reads greedy's, and
@@ -79,6 +82,10 @@ G_SHARE = GREEDY_AT.pub_join_share
 G_RCW = GREEDY_AT.reroll_can_win
 _GREEDY_PARAMS = [float(p.default) for p in POLICIES["greedy"].params]
 GREEDY_ROW = tuple([float(GREEDY), *_GREEDY_PARAMS] + [0.0] * (PW - 1 - len(_GREEDY_PARAMS)))
+# a playout's worth at horizon 0 weighs coins, rum and open rendezvous at greedy's defaults
+LEAF_WCOIN = GREEDY_ROW[G_WCOIN]
+LEAF_WRUM = GREEDY_ROW[G_WRUM]
+LEAF_PRDV = GREEDY_ROW[G_PRDV]
 MAX_SAMPLES = 256
 
 # ---------------------------------------------------------------- the fixed tables (data.py)
@@ -343,12 +350,13 @@ F_PUBM = F_MAPM + 6 * MAX_P  # 5 a seat
 F_GVM = F_PUBM + 5 * MAX_P  # 19 a seat
 F_HALF = F_GVM + 19 * MAX_P  # the floats above are a state's own; a playout has a copy
 F_COPY = F_HALF
-F_POL = 2 * F_HALF          # MAX_P x PW: the seats' rows (a rollout seat's as greedy's)
-F_POPOL = F_POL + MAX_P * PW  # MAX_P x PW: every seat greedy at its defaults (playouts)
+F_POL = 2 * F_HALF          # MAX_P x PW: the seats' rows (a rollout seat's: its base's)
+F_POPOL = F_POL + MAX_P * PW  # MAX_P x PW: a playout's rows (every seat the searcher's base)
 F_RO_SUM = F_POPOL + MAX_P * PW  # MAX_OPT: a rollout's sums per candidate
 F_HBASE = F_RO_SUM + MAX_OPT  # MAX_P x PW: the seats' declared rows (a heuristic's F_POL row
 #                                holds its weights of the current round: heur_round_weights)
-F_SIZE = F_HBASE + MAX_P * PW
+F_PBASE = F_HBASE + MAX_P * PW  # MAX_P x PW: a rollout seat's base row as declared (playouts)
+F_SIZE = F_PBASE + MAX_P * PW
 
 
 # ================================================================ small helpers
@@ -928,7 +936,7 @@ def map_expr(s, pp, p, code):
         gain = max(0, v - m)
     val = float(gain)
     if k % 2 == 0:
-        odd = pp[p * PW + H_MAPODD] if s[S_CODE + p] == HEUR else 0.4
+        odd = pp[p * PW + H_MAPODD] if pp[p * PW] == HEUR else 0.4
         val += odd * v
     return val
 
@@ -1891,21 +1899,41 @@ def greedy_move(s, fb, pp, p, n, again):
 
 
 @njit(cache=True)
-def heur_round_weights(s, fb, P):
-    """A heuristic seat's coin, rum and new-rendezvous worth in this round, into its F_POL row
-    (from its declared row at F_HBASE): what every greedy read of them then sees."""
+def round_weights(s, fb, b, row):
+    """The heuristic row at ``fb[b:]``'s coin, rum and new-rendezvous worth in this round,
+    into the row at ``fb[row:]``."""
     r = s[S_ROUND]
     rounds = s[S_RULES + R.num_rounds]
     last = r == rounds
+    fb[row + G_WCOIN] = fb[b + G_WCOIN] + fb[b + H_COINR] * (r - 1) + \
+        (fb[b + H_COINL] if last else 0.0)
+    fb[row + G_WRUM] = fb[b + G_WRUM] + (fb[b + H_RUML] if last else 0.0)
+    fb[row + G_PRDV] = fb[b + G_PRDV] + fb[b + H_RDVR] * (rounds - r)
+
+
+@njit(cache=True)
+def heur_round_weights(s, fb, P):
+    """A heuristic seat's (or a rollout seat's over the expert's) coin, rum and new-rendezvous
+    worth in this round, into its F_POL row (from its declared row at F_HBASE): what every
+    greedy read of them then sees."""
     for p in range(P):
-        if s[S_CODE + p] != HEUR:
+        if fb[F_HBASE + p * PW] != HEUR:
             continue
-        b = F_HBASE + p * PW
-        row = F_POL + p * PW
-        fb[row + G_WCOIN] = fb[b + G_WCOIN] + fb[b + H_COINR] * (r - 1) + \
-            (fb[b + H_COINL] if last else 0.0)
-        fb[row + G_WRUM] = fb[b + G_WRUM] + (fb[b + H_RUML] if last else 0.0)
-        fb[row + G_PRDV] = fb[b + G_PRDV] + fb[b + H_RDVR] * (rounds - r)
+        round_weights(s, fb, F_HBASE + p * PW, F_POL + p * PW)
+
+
+@njit(cache=True)
+def playout_rows(s, fb, p):
+    """A playout of ``p``'s decision: every seat's row (F_POPOL) is p's base row, a heuristic
+    one at the weights of the round ``s`` is in."""
+    b = F_PBASE + p * PW
+    heur = fb[b] == HEUR
+    for q in range(s[S_P]):
+        row = F_POPOL + q * PW
+        for j in range(PW):
+            fb[row + j] = fb[b + j]
+        if heur:
+            round_weights(s, fb, b, row)
 
 
 @njit(cache=True)
@@ -2026,6 +2054,7 @@ def heur_move(s, fb, pp, p, n, again, lone):
                 v = v + w_bb * (min(h2, lim_b) - min(h, lim_b))
             if w_ba != 0.0:
                 v = v + w_ba * (min(h2, lim_a) - min(h, lim_a))
+        fb[F_NET + i] = v   # the rollout ranks its candidates by them
         better = (best < 0) | (v > bv + TOL)
         best = i if better else best
         bv = v if better else bv
@@ -2174,17 +2203,22 @@ def action_phase(s, fb, pp, rng):
         s[S_CUR] = (cur + 1) % P
 
 
-# ---- greedy-only drivers (a rollout's playouts: never a rollout decision)
+# ---- a playout's drivers (every seat greedy or heuristic, as its row's code says: never a
+# rollout decision)
 
 
 @njit(cache=True)
-def after_move_greedy(s, fb, pp, rng, p, lone, free_next):
+def after_move_playout(s, fb, pp, rng, p, lone, free_next):
+    heur = pp[p * PW] == HEUR
     while True:
         again = again_coin(s, lone, free_next)
         n, board_opt = d2_options(s, p, again)
         if n == 0 and not board_opt:
             break
-        k = d2_greedy(s, fb, pp, p, n, again, board_opt)
+        if heur:
+            k = d2_heur(s, fb, pp, p, n, again, board_opt, lone)
+        else:
+            k = d2_greedy(s, fb, pp, p, n, again, board_opt)
         if k < n:
             free_next = do_move(s, fb, pp, rng, p, k, again) and \
                 s[S_RULES + R.dead_end_next_move_free] != 0
@@ -2197,7 +2231,7 @@ def after_move_greedy(s, fb, pp, rng, p, lone, free_next):
 
 
 @njit(cache=True)
-def action_phase_greedy(s, fb, pp, rng):
+def action_phase_playout(s, fb, pp, rng):
     P = s[S_P]
     limit = s[S_RULES + R.max_turns_per_round]
     while True:
@@ -2215,11 +2249,16 @@ def action_phase_greedy(s, fb, pp, rng):
         s[S_TURNS] += 1
         n, rest_ok, board_ok = d1_options(s, cur)
         nopt = n + (1 if rest_ok else 0) + (1 if board_ok else 0)
-        k = 0 if nopt == 1 else d1_greedy(s, fb, pp, cur, n, rest_ok)
+        if nopt == 1:
+            k = 0
+        elif pp[cur * PW] == HEUR:
+            k = d1_heur(s, fb, pp, cur, n, rest_ok, na == 1)
+        else:
+            k = d1_greedy(s, fb, pp, cur, n, rest_ok)
         if k < n:
             fn = do_move(s, fb, pp, rng, cur, k, 0) and \
                 s[S_RULES + R.dead_end_next_move_free] != 0
-            after_move_greedy(s, fb, pp, rng, cur, na == 1, fn)
+            after_move_playout(s, fb, pp, rng, cur, na == 1, fn)
         else:
             apply_d1(s, cur, k, n, rest_ok)
         s[S_CUR] = (cur + 1) % P
@@ -2316,20 +2355,23 @@ def playout(s, fb, p, k, decision, word, n, again, lone, rest_ok):
     cf = _padd(fb, F_COPY)
     for i in range(F_HALF):
         cf[i] = fb[i]
-    memo_reset(cf)   # a playout's world and players (greedy rows) are not the game's
+    memo_reset(cf)   # a playout's world and players (the base's rows) are not the game's
     pp = _padd(fb, F_POPOL)
+    heur = fb[F_PBASE + p * PW] == HEUR
+    if heur:   # a horizon-1 playout left the rows at a later round's weights
+        playout_rows(c, fb, p)
     P = c[S_P]
     if decision == 0:
         if k < n:
             fn = do_move(c, cf, pp, rng, p, k, 0) and c[S_RULES + R.dead_end_next_move_free] != 0
-            after_move_greedy(c, cf, pp, rng, p, lone, fn)
+            after_move_playout(c, cf, pp, rng, p, lone, fn)
         else:
             apply_d1(c, p, k, n, rest_ok)
     else:
         if k < n:
             fn = do_move(c, cf, pp, rng, p, k, again) and \
                 c[S_RULES + R.dead_end_next_move_free] != 0
-            after_move_greedy(c, cf, pp, rng, p, lone, fn)
+            after_move_playout(c, cf, pp, rng, p, lone, fn)
         elif k == n:
             end_move_turn(c, p)
         else:
@@ -2337,20 +2379,22 @@ def playout(s, fb, p, k, decision, word, n, again, lone, rest_ok):
     c[S_CUR] = (p + 1) % P
     horizon = s[S_RO_HORIZON + p]
     while True:
-        if not action_phase_greedy(c, cf, pp, rng):
+        if not action_phase_playout(c, cf, pp, rng):
             s[S_FAIL] = 1
             return 0.0
         end_round(c, pp, rng)
         if horizon == 0 or c[S_ROUND] >= c[S_RULES + R.num_rounds]:
             break
         begin_round(c)
+        if heur:
+            playout_rows(c, fb, p)
     extras = horizon == 0
-    own = playout_side(c, pp, p, extras)
+    own = playout_side(c, p, extras)
     best = 0.0
     first = True
     for q in range(P):
         if q != p:
-            v = playout_side(c, pp, q, extras)
+            v = playout_side(c, q, extras)
             if first or v > best:
                 best = v
                 first = False
@@ -2358,17 +2402,17 @@ def playout(s, fb, p, k, decision, word, n, again, lone, rest_ok):
 
 
 @njit(cache=True)
-def playout_side(c, pp, q, extras):
+def playout_side(c, q, extras):
+    """q's worth at the end of a playout: its score, at horizon 0 (``extras``) plus its coins,
+    rum and open rendezvous at greedy's default weights (whatever the base)."""
     v = float(score_of(c, q))
     if extras:
         pb = _pl(q)
-        row = q * PW
         open_v = 0
         for j in range(c[pb + PL_N_RDV]):
             if c[pb + PL_RDVF + j] == 0:
                 open_v += RDV_VP[c[pb + PL_RDV + j]]
-        v += pp[row + G_WCOIN] * c[pb + PL_COINS] + pp[row + G_WRUM] * c[pb + PL_RUM] \
-            + pp[row + G_PRDV] * open_v
+        v += LEAF_WCOIN * c[pb + PL_COINS] + LEAF_WRUM * c[pb + PL_RUM] + LEAF_PRDV * open_v
     return v
 
 
@@ -2377,11 +2421,14 @@ def rollout_decide(s, fb, pp, rng, p, n, decision, again, lone, rest_ok, board_o
     """RolloutPolicy at D1 (decision 0) or D2 (1) over the n moves at S_OPT, then REST/BOARD
     (D1) or STOP (and BOARD under board_after_move_same_turn: ``board_ok``) (D2); the chosen
     option's index in the decision's option order."""
-    gp = _padd(fb, F_POPOL)
+    # the base's nets (its own row: F_POL holds a rollout seat's base row)
     if n > 0:
-        prep_values(s, fb, gp, p)
-        for i in range(n):
-            fb[F_NET + i] = move_net(s, fb, gp, p, i, again)
+        if pp[p * PW] == HEUR:
+            heur_move(s, fb, pp, p, n, again, lone)
+        else:
+            prep_values(s, fb, pp, p)
+            for i in range(n):
+                fb[F_NET + i] = move_net(s, fb, pp, p, i, again)
     for i in range(n):
         s[S_RO_PICK + i] = 0
     width = min(s[S_RO_WIDTH + p], n)
@@ -2412,6 +2459,7 @@ def rollout_decide(s, fb, pp, rng, p, n, decision, again, lone, rest_ok, board_o
             nc += 1
     if nc == 1:
         return s[S_RO_PICK + MAX_OPT]
+    playout_rows(s, fb, p)
     samples = s[S_RO_SAMPLES + p]
     own = _seat_rng(rng, p)
     for j in range(samples):
@@ -2571,15 +2619,17 @@ def setup_block(ints, floats, g, f, pol, P, cap):
         s[S_RO_SAMPLES + p] = int(pol[p * PW + ROLLOUT_AT.samples]) if ro else 0
         s[S_RO_WIDTH + p] = int(pol[p * PW + ROLLOUT_AT.width]) if ro else 0
         s[S_RO_HORIZON + p] = int(pol[p * PW + ROLLOUT_AT.horizon]) if ro else 0
+        # a rollout seat plays its base (row P + p of pol) with its own reroll_can_win
         for j in range(PW):
-            greedy = GREEDY_ROW[j]
+            base = pol[(P + p) * PW + j] if ro else GREEDY_ROW[j]
             if ro:
-                v = pol[p * PW + ROLLOUT_AT.reroll_can_win] if j == G_RCW else greedy
+                v = pol[p * PW + ROLLOUT_AT.reroll_can_win] if j == G_RCW else base
             else:
                 v = pol[p * PW + j]
             floats[F_POL + p * PW + j] = v
-            floats[F_POPOL + p * PW + j] = greedy
+            floats[F_POPOL + p * PW + j] = GREEDY_ROW[j]
             floats[F_HBASE + p * PW + j] = v
+            floats[F_PBASE + p * PW + j] = base
     memo_reset(floats)
     # the host's sting chance (spec 8.4 programme) for every player count and threshold
     dist = np.zeros(64)
