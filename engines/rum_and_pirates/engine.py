@@ -331,7 +331,13 @@ S_COPY = S_SIZE
 S_RO_PICK = 2 * S_SIZE               # 2 x MAX_OPT: picked moves, then the candidates
 S_RO_WORDS = S_RO_PICK + 2 * MAX_OPT  # MAX_SAMPLES: the playouts' seeds
 S_RO_RNG = S_RO_WORDS + MAX_SAMPLES  # 4: a playout's world stream
-N_INT = S_RO_RNG + 4
+S_RO_DEALT = S_RO_RNG + 4             # 4: that stream just after a sample's re-deal
+S_SAMPLE = S_RO_DEALT + 4             # S_SIZE: a sample's re-dealt state (same layout)
+N_INT = S_SAMPLE + S_SIZE
+# the board (layout, roads, dark halves, corner tables) is set up once a game and never
+# changes: a decision copies it once, its playouts only the rest of the state
+S_BOARD_LO = S_LAYOUT
+S_BOARD_HI = S_ROWN
 
 # ---------------------------------------------------------------- floats
 F_Q0 = 0                    # 6 x 22: host's sting chance by (players, threshold)
@@ -2339,23 +2345,32 @@ def resample(s, seat, rng):
 
 
 @njit(cache=True)
-def playout(s, fb, p, k, decision, word, n, again, lone, rest_ok):
-    """One playout of candidate ``k`` of decision 0 (D1) or 1 (D2) of ``p``; its value."""
+def copy_state(src, dst):
+    """The state but the board (S_BOARD_LO .. S_BOARD_HI), from ``src`` to ``dst``."""
+    for i in range(S_BOARD_LO):
+        dst[i] = src[i]
+    for i in range(S_BOARD_HI, S_GAME_END):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
+def playout(s, fb, p, k, decision, n, again, lone, rest_ok):
+    """One playout of candidate ``k`` of decision 0 (D1) or 1 (D2) of ``p`` from the re-dealt
+    sample at S_SAMPLE (its world stream at S_RO_DEALT); its value. The playout's floats
+    (F_COPY) keep their remembered values from playout to playout of a decision: each is
+    keyed by what it reads of the state, and every seat's row is the same all decision."""
     c = _padd(s, S_COPY)
-    for i in range(S_GAME_END):
-        c[i] = s[i]
+    copy_state(_padd(s, S_SAMPLE), c)
     for i in range(n):
         c[S_OPT + i] = s[S_OPT + i]
         c[S_OCOST + i] = s[S_OCOST + i]
         c[S_OCOIN + i] = s[S_OCOIN + i]
     c[S_FORCEDF] = s[S_FORCEDF]
     rng = as_words(_padd(s, S_RO_RNG))
-    rng_seed(rng, np.uint64(word), np.uint64(0), np.uint64(0))
-    resample(c, p, rng)
+    dealt = as_words(_padd(s, S_RO_DEALT))
+    for i in range(4):
+        rng[i] = dealt[i]
     cf = _padd(fb, F_COPY)
-    for i in range(F_HALF):
-        cf[i] = fb[i]
-    memo_reset(cf)   # a playout's world and players (the base's rows) are not the game's
     pp = _padd(fb, F_POPOL)
     heur = fb[F_PBASE + p * PW] == HEUR
     if heur:   # a horizon-1 playout left the rows at a later round's weights
@@ -2464,16 +2479,33 @@ def rollout_decide(s, fb, pp, rng, p, n, decision, again, lone, rest_ok, board_o
     own = _seat_rng(rng, p)
     for j in range(samples):
         s[S_RO_WORDS + j] = np.int64(rng_next(own))
+    # each word's re-deal is made once and played from by every candidate in turn (common
+    # random numbers); a candidate's sum adds its playouts in word order
+    sample = _padd(s, S_SAMPLE)
+    copy = _padd(s, S_COPY)
+    for i in range(S_BOARD_LO, S_BOARD_HI):
+        sample[i] = s[i]
+        copy[i] = s[i]
+    memo_reset(_padd(fb, F_COPY))   # the playouts' players are not the game's
+    for ci in range(nc):
+        fb[F_RO_SUM + ci] = 0.0
+    world = as_words(_padd(s, S_RO_RNG))
+    for j in range(samples):
+        copy_state(s, sample)
+        rng_seed(world, np.uint64(s[S_RO_WORDS + j]), np.uint64(0), np.uint64(0))
+        resample(sample, p, world)
+        dealt = as_words(_padd(s, S_RO_DEALT))
+        for i in range(4):
+            dealt[i] = world[i]
+        for ci in range(nc):
+            k = s[S_RO_PICK + MAX_OPT + ci]
+            fb[F_RO_SUM + ci] += playout(s, fb, p, k, decision, n, again, lone, rest_ok)
     best = -1
     best_v = 0.0
     for ci in range(nc):
-        k = s[S_RO_PICK + MAX_OPT + ci]
-        total = 0.0
-        for j in range(samples):
-            total += playout(s, fb, p, k, decision, s[S_RO_WORDS + j], n, again, lone,
-                             rest_ok)
+        total = fb[F_RO_SUM + ci]
         if best < 0 or total > best_v + TOL:
-            best = k
+            best = s[S_RO_PICK + MAX_OPT + ci]
             best_v = total
     return best
 
@@ -2641,8 +2673,10 @@ def setup_block(ints, floats, g, f, pol, P, cap):
         floats[F_COPY + i] = floats[i]
     for i in range(S_GAME_END, S_SIZE):
         s[S_COPY + i] = s[i]
+        s[S_SAMPLE + i] = s[i]
     for p in range(P):
         s[S_COPY + S_CODE + p] = GREEDY
+        s[S_SAMPLE + S_CODE + p] = GREEDY
 
 
 @njit(cache=True)
