@@ -78,8 +78,9 @@ POLICIES = {
         Param("reroll_can_win", 0, "as greedy's, in the rollout seat's own dice", 0, 1,
               integer=True),
         Param("base", 0, "the policy the search ranks its moves by, plays its playouts with "
-              "(every seat) and decides by outside D1 / D2: greedy at its defaults (spec §8.5) "
-              "or the trained expert", policies=("greedy", "expert")),
+              "(every seat), weighs a playout's coins, rum and rendezvous by, and decides by "
+              "outside D1 / D2: greedy at its defaults (spec §8.5) or the trained expert",
+              policies=("greedy", "expert")),
     ), slow=True),
     "heuristic": PolicySpec("heuristic", 3, "greedy's one-step value plus weighted features "
                             "greedy lacks: denial of the next player, the chain of my own "

@@ -82,10 +82,6 @@ G_SHARE = GREEDY_AT.pub_join_share
 G_RCW = GREEDY_AT.reroll_can_win
 _GREEDY_PARAMS = [float(p.default) for p in POLICIES["greedy"].params]
 GREEDY_ROW = tuple([float(GREEDY), *_GREEDY_PARAMS] + [0.0] * (PW - 1 - len(_GREEDY_PARAMS)))
-# a playout's worth at horizon 0 weighs coins, rum and open rendezvous at greedy's defaults
-LEAF_WCOIN = GREEDY_ROW[G_WCOIN]
-LEAF_WRUM = GREEDY_ROW[G_WRUM]
-LEAF_PRDV = GREEDY_ROW[G_PRDV]
 MAX_SAMPLES = 256
 
 # ---------------------------------------------------------------- the fixed tables (data.py)
@@ -2404,12 +2400,12 @@ def playout(s, fb, p, k, decision, n, again, lone, rest_ok):
         if heur:
             playout_rows(c, fb, p)
     extras = horizon == 0
-    own = playout_side(c, p, extras)
+    own = playout_side(c, pp, p, extras)
     best = 0.0
     first = True
     for q in range(P):
         if q != p:
-            v = playout_side(c, q, extras)
+            v = playout_side(c, pp, q, extras)
             if first or v > best:
                 best = v
                 first = False
@@ -2417,9 +2413,9 @@ def playout(s, fb, p, k, decision, n, again, lone, rest_ok):
 
 
 @njit(cache=True)
-def playout_side(c, q, extras):
+def playout_side(c, pp, q, extras):
     """q's worth at the end of a playout: its score, at horizon 0 (``extras``) plus its coins,
-    rum and open rendezvous at greedy's default weights (whatever the base)."""
+    rum and open rendezvous at the base's weights of the round (greedy's: its defaults)."""
     v = float(score_of(c, q))
     if extras:
         pb = _pl(q)
@@ -2427,7 +2423,9 @@ def playout_side(c, q, extras):
         for j in range(c[pb + PL_N_RDV]):
             if c[pb + PL_RDVF + j] == 0:
                 open_v += RDV_VP[c[pb + PL_RDV + j]]
-        v += LEAF_WCOIN * c[pb + PL_COINS] + LEAF_WRUM * c[pb + PL_RUM] + LEAF_PRDV * open_v
+        row = q * PW
+        v += pp[row + G_WCOIN] * c[pb + PL_COINS] + pp[row + G_WRUM] * c[pb + PL_RUM] \
+            + pp[row + G_PRDV] * open_v
     return v
 
 

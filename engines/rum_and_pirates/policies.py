@@ -632,8 +632,9 @@ class RolloutPolicy:
     clone whose world is ``Rng(word, 0, 0)``, re-dealt by :func:`resample`, every seat the
     base policy to the horizon (0: the end of this round, 1: the end of the game). A playout
     is worth own - best other (score, plus at horizon 0 w_coin*coins + w_rum*rum + p_rdv*open
-    rendezvous VP, greedy's default weights whatever the base); the first candidate with the
-    largest sum wins (a later one must be better by more than 1e-9).
+    rendezvous VP at the base's weights of the round: greedy's defaults, or the expert's
+    round weights); the first candidate with the largest sum wins (a later one must be better
+    by more than 1e-9).
     """
 
     def __init__(self, rng: Rng, samples: float = POLICIES["rollout"].default("samples"),
@@ -687,7 +688,9 @@ class RolloutPolicy:
         finish_round(c)
         if self.horizon == 1:
             play_rounds(c)
-        g = GreedyPolicy()
+        g = self.base_player()   # the worth of coins, rum and rendezvous: the base's
+        if isinstance(g, HeuristicPolicy):
+            g.sync(c)
 
         def worth(p) -> float:
             v = float(score(c.rules, p))
