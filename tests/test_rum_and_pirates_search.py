@@ -1,7 +1,8 @@
 """Rum & Pirates: the rollout over the expert (``rollout:base=expert``, issue 25).
 
 The search ranks its candidate moves by the base policy's nets, plays every seat of every
-playout with the base policy, and decides as the base outside D1 / D2 (with its own
+playout with the base policy, weighs a playout's coins, rum and rendezvous at the base's
+weights of the round, and decides as the base outside D1 / D2 (with its own
 ``reroll_can_win``). With ``base=greedy`` (the default) it is the spec's rollout; the
 equivalence suite's rollout cases hold that unchanged. Here both paths must agree game for
 game with the expert as the base, at every player count, both horizons, beside other
