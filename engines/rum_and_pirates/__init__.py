@@ -65,11 +65,11 @@ POLICIES = {
                          "(spec §8.3)"),
     "greedy": PolicySpec("greedy", 1, "one-step value of the corner reached, less the pirates "
                          "and coins spent (spec §8.4)", GREEDY_PARAMS),
-    "rollout": PolicySpec("rollout", 2, "flat Monte Carlo over the moves: greedy's `width` best "
-                          "moves, BOARD and REST or STOP, each played on `samples` re-dealt "
-                          "hidden worlds by greedy players to the horizon (the same worlds for "
-                          "every candidate); greedy elsewhere, with greedy's default weights "
-                          "(spec §8.5); slow", (
+    "rollout": PolicySpec("rollout", 2, "flat Monte Carlo over the moves: the base policy's "
+                          "`width` best moves, BOARD and REST or STOP, each played on `samples` "
+                          "re-dealt hidden worlds by base players to the horizon (the same "
+                          "worlds for every candidate); the base policy elsewhere (spec §8.5: "
+                          "greedy at its default weights); slow", (
         Param("samples", 16, "playouts per candidate (M)", 1, 256, integer=True),
         Param("width", 6, "greedy's best moves played out (K)", 1, 70, integer=True),
         Param("horizon", 0, "0: play out to the end of the round (score plus coins, rum and "
@@ -77,6 +77,10 @@ POLICIES = {
               integer=True),
         Param("reroll_can_win", 0, "as greedy's, in the rollout seat's own dice", 0, 1,
               integer=True),
+        Param("base", 0, "the policy the search ranks its moves by, plays its playouts with "
+              "(every seat), weighs a playout's coins, rum and rendezvous by, and decides by "
+              "outside D1 / D2: greedy at its defaults (spec §8.5) or the trained expert",
+              policies=("greedy", "expert")),
     ), slow=True),
     "heuristic": PolicySpec("heuristic", 3, "greedy's one-step value plus weighted features "
                             "greedy lacks: denial of the next player, the chain of my own "

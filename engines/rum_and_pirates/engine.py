@@ -7,17 +7,20 @@ blocks at ``S_PL``), followed by what a block sets once (``setup_block``: the
 rules vector at ``S_RULES``, read as ``s[S_RULES + R.<option>]``, and each
 seat's policy code) and by scratch (options of a decision, a pub's matching
 tiles, a bunk column). A rollout decision copies the state to a second area of
-the same layout (``S_COPY``) and plays on from there with greedy-only drivers
-(``*_greedy`` below), which never reach a rollout decision: no recursion.
+the same layout (``S_COPY``) and plays on from there with the playout drivers
+(``*_playout`` below: greedy or heuristic decisions by each row's code), which
+never reach a rollout decision: no recursion.
 
 The float buffer ``fb`` holds the host's exact sting chance per player count
 and threshold (``F_Q0``, spec 8.4), a decision's per-corner-class values, and
-the seats' policy rows: ``F_POL`` (a rollout seat's row is greedy's defaults
-with the rollout's ``reroll_can_win``: what it plays outside D1/D2; a heuristic
-seat's row is its declared row with the coin, rum and rendezvous worth of the
+the seats' policy rows: ``F_POL`` (a rollout seat's row is its base policy's row,
+row P + p of the encoded policies: greedy's defaults or the expert's heuristic
+row, with the rollout's ``reroll_can_win``: what it ranks its moves by and plays
+outside D1/D2; a heuristic row holds the coin, rum and rendezvous worth of the
 current round, rewritten from ``F_HBASE`` at every round start) and
-``F_POPOL`` (greedy's defaults for every seat: a playout). A playout has its
-own copy of the float scratch at ``F_COPY``.
+``F_POPOL`` (a playout's: every seat the deciding seat's base row as declared,
+``F_PBASE``, at the playout's round). A playout has its own copy of the float
+scratch at ``F_COPY``.
 
 The heuristic (``policies.HeuristicPolicy``) is greedy's row plus feature
 weights: greedy's every decision reads its row where it reads greedy's, and
@@ -324,7 +327,13 @@ S_COPY = S_SIZE
 S_RO_PICK = 2 * S_SIZE               # 2 x MAX_OPT: picked moves, then the candidates
 S_RO_WORDS = S_RO_PICK + 2 * MAX_OPT  # MAX_SAMPLES: the playouts' seeds
 S_RO_RNG = S_RO_WORDS + MAX_SAMPLES  # 4: a playout's world stream
-N_INT = S_RO_RNG + 4
+S_RO_DEALT = S_RO_RNG + 4             # 4: that stream just after a sample's re-deal
+S_SAMPLE = S_RO_DEALT + 4             # S_SIZE: a sample's re-dealt state (same layout)
+N_INT = S_SAMPLE + S_SIZE
+# the board (layout, roads, dark halves, corner tables) is set up once a game and never
+# changes: a decision copies it once, its playouts only the rest of the state
+S_BOARD_LO = S_LAYOUT
+S_BOARD_HI = S_ROWN
 
 # ---------------------------------------------------------------- floats
 F_Q0 = 0                    # 6 x 22: host's sting chance by (players, threshold)
@@ -343,12 +352,13 @@ F_PUBM = F_MAPM + 6 * MAX_P  # 5 a seat
 F_GVM = F_PUBM + 5 * MAX_P  # 19 a seat
 F_HALF = F_GVM + 19 * MAX_P  # the floats above are a state's own; a playout has a copy
 F_COPY = F_HALF
-F_POL = 2 * F_HALF          # MAX_P x PW: the seats' rows (a rollout seat's as greedy's)
-F_POPOL = F_POL + MAX_P * PW  # MAX_P x PW: every seat greedy at its defaults (playouts)
+F_POL = 2 * F_HALF          # MAX_P x PW: the seats' rows (a rollout seat's: its base's)
+F_POPOL = F_POL + MAX_P * PW  # MAX_P x PW: a playout's rows (every seat the searcher's base)
 F_RO_SUM = F_POPOL + MAX_P * PW  # MAX_OPT: a rollout's sums per candidate
 F_HBASE = F_RO_SUM + MAX_OPT  # MAX_P x PW: the seats' declared rows (a heuristic's F_POL row
 #                                holds its weights of the current round: heur_round_weights)
-F_SIZE = F_HBASE + MAX_P * PW
+F_PBASE = F_HBASE + MAX_P * PW  # MAX_P x PW: a rollout seat's base row as declared (playouts)
+F_SIZE = F_PBASE + MAX_P * PW
 
 
 # ================================================================ small helpers
@@ -928,7 +938,7 @@ def map_expr(s, pp, p, code):
         gain = max(0, v - m)
     val = float(gain)
     if k % 2 == 0:
-        odd = pp[p * PW + H_MAPODD] if s[S_CODE + p] == HEUR else 0.4
+        odd = pp[p * PW + H_MAPODD] if pp[p * PW] == HEUR else 0.4
         val += odd * v
     return val
 
@@ -1891,21 +1901,41 @@ def greedy_move(s, fb, pp, p, n, again):
 
 
 @njit(cache=True)
-def heur_round_weights(s, fb, P):
-    """A heuristic seat's coin, rum and new-rendezvous worth in this round, into its F_POL row
-    (from its declared row at F_HBASE): what every greedy read of them then sees."""
+def round_weights(s, fb, b, row):
+    """The heuristic row at ``fb[b:]``'s coin, rum and new-rendezvous worth in this round,
+    into the row at ``fb[row:]``."""
     r = s[S_ROUND]
     rounds = s[S_RULES + R.num_rounds]
     last = r == rounds
+    fb[row + G_WCOIN] = fb[b + G_WCOIN] + fb[b + H_COINR] * (r - 1) + \
+        (fb[b + H_COINL] if last else 0.0)
+    fb[row + G_WRUM] = fb[b + G_WRUM] + (fb[b + H_RUML] if last else 0.0)
+    fb[row + G_PRDV] = fb[b + G_PRDV] + fb[b + H_RDVR] * (rounds - r)
+
+
+@njit(cache=True)
+def heur_round_weights(s, fb, P):
+    """A heuristic seat's (or a rollout seat's over the expert's) coin, rum and new-rendezvous
+    worth in this round, into its F_POL row (from its declared row at F_HBASE): what every
+    greedy read of them then sees."""
     for p in range(P):
-        if s[S_CODE + p] != HEUR:
+        if fb[F_HBASE + p * PW] != HEUR:
             continue
-        b = F_HBASE + p * PW
-        row = F_POL + p * PW
-        fb[row + G_WCOIN] = fb[b + G_WCOIN] + fb[b + H_COINR] * (r - 1) + \
-            (fb[b + H_COINL] if last else 0.0)
-        fb[row + G_WRUM] = fb[b + G_WRUM] + (fb[b + H_RUML] if last else 0.0)
-        fb[row + G_PRDV] = fb[b + G_PRDV] + fb[b + H_RDVR] * (rounds - r)
+        round_weights(s, fb, F_HBASE + p * PW, F_POL + p * PW)
+
+
+@njit(cache=True)
+def playout_rows(s, fb, p):
+    """A playout of ``p``'s decision: every seat's row (F_POPOL) is p's base row, a heuristic
+    one at the weights of the round ``s`` is in."""
+    b = F_PBASE + p * PW
+    heur = fb[b] == HEUR
+    for q in range(s[S_P]):
+        row = F_POPOL + q * PW
+        for j in range(PW):
+            fb[row + j] = fb[b + j]
+        if heur:
+            round_weights(s, fb, b, row)
 
 
 @njit(cache=True)
@@ -2026,6 +2056,7 @@ def heur_move(s, fb, pp, p, n, again, lone):
                 v = v + w_bb * (min(h2, lim_b) - min(h, lim_b))
             if w_ba != 0.0:
                 v = v + w_ba * (min(h2, lim_a) - min(h, lim_a))
+        fb[F_NET + i] = v   # the rollout ranks its candidates by them
         better = (best < 0) | (v > bv + TOL)
         best = i if better else best
         bv = v if better else bv
@@ -2174,17 +2205,22 @@ def action_phase(s, fb, pp, rng):
         s[S_CUR] = (cur + 1) % P
 
 
-# ---- greedy-only drivers (a rollout's playouts: never a rollout decision)
+# ---- a playout's drivers (every seat greedy or heuristic, as its row's code says: never a
+# rollout decision)
 
 
 @njit(cache=True)
-def after_move_greedy(s, fb, pp, rng, p, lone, free_next):
+def after_move_playout(s, fb, pp, rng, p, lone, free_next):
+    heur = pp[p * PW] == HEUR
     while True:
         again = again_coin(s, lone, free_next)
         n, board_opt = d2_options(s, p, again)
         if n == 0 and not board_opt:
             break
-        k = d2_greedy(s, fb, pp, p, n, again, board_opt)
+        if heur:
+            k = d2_heur(s, fb, pp, p, n, again, board_opt, lone)
+        else:
+            k = d2_greedy(s, fb, pp, p, n, again, board_opt)
         if k < n:
             free_next = do_move(s, fb, pp, rng, p, k, again) and \
                 s[S_RULES + R.dead_end_next_move_free] != 0
@@ -2197,7 +2233,7 @@ def after_move_greedy(s, fb, pp, rng, p, lone, free_next):
 
 
 @njit(cache=True)
-def action_phase_greedy(s, fb, pp, rng):
+def action_phase_playout(s, fb, pp, rng):
     P = s[S_P]
     limit = s[S_RULES + R.max_turns_per_round]
     while True:
@@ -2215,11 +2251,16 @@ def action_phase_greedy(s, fb, pp, rng):
         s[S_TURNS] += 1
         n, rest_ok, board_ok = d1_options(s, cur)
         nopt = n + (1 if rest_ok else 0) + (1 if board_ok else 0)
-        k = 0 if nopt == 1 else d1_greedy(s, fb, pp, cur, n, rest_ok)
+        if nopt == 1:
+            k = 0
+        elif pp[cur * PW] == HEUR:
+            k = d1_heur(s, fb, pp, cur, n, rest_ok, na == 1)
+        else:
+            k = d1_greedy(s, fb, pp, cur, n, rest_ok)
         if k < n:
             fn = do_move(s, fb, pp, rng, cur, k, 0) and \
                 s[S_RULES + R.dead_end_next_move_free] != 0
-            after_move_greedy(s, fb, pp, rng, cur, na == 1, fn)
+            after_move_playout(s, fb, pp, rng, cur, na == 1, fn)
         else:
             apply_d1(s, cur, k, n, rest_ok)
         s[S_CUR] = (cur + 1) % P
@@ -2300,36 +2341,48 @@ def resample(s, seat, rng):
 
 
 @njit(cache=True)
-def playout(s, fb, p, k, decision, word, n, again, lone, rest_ok):
-    """One playout of candidate ``k`` of decision 0 (D1) or 1 (D2) of ``p``; its value."""
+def copy_state(src, dst):
+    """The state but the board (S_BOARD_LO .. S_BOARD_HI), from ``src`` to ``dst``."""
+    for i in range(S_BOARD_LO):
+        dst[i] = src[i]
+    for i in range(S_BOARD_HI, S_GAME_END):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
+def playout(s, fb, p, k, decision, n, again, lone, rest_ok):
+    """One playout of candidate ``k`` of decision 0 (D1) or 1 (D2) of ``p`` from the re-dealt
+    sample at S_SAMPLE (its world stream at S_RO_DEALT); its value. The playout's floats
+    (F_COPY) keep their remembered values from playout to playout of a decision: each is
+    keyed by what it reads of the state, and every seat's row is the same all decision."""
     c = _padd(s, S_COPY)
-    for i in range(S_GAME_END):
-        c[i] = s[i]
+    copy_state(_padd(s, S_SAMPLE), c)
     for i in range(n):
         c[S_OPT + i] = s[S_OPT + i]
         c[S_OCOST + i] = s[S_OCOST + i]
         c[S_OCOIN + i] = s[S_OCOIN + i]
     c[S_FORCEDF] = s[S_FORCEDF]
     rng = as_words(_padd(s, S_RO_RNG))
-    rng_seed(rng, np.uint64(word), np.uint64(0), np.uint64(0))
-    resample(c, p, rng)
+    dealt = as_words(_padd(s, S_RO_DEALT))
+    for i in range(4):
+        rng[i] = dealt[i]
     cf = _padd(fb, F_COPY)
-    for i in range(F_HALF):
-        cf[i] = fb[i]
-    memo_reset(cf)   # a playout's world and players (greedy rows) are not the game's
     pp = _padd(fb, F_POPOL)
+    heur = fb[F_PBASE + p * PW] == HEUR
+    if heur:   # a horizon-1 playout left the rows at a later round's weights
+        playout_rows(c, fb, p)
     P = c[S_P]
     if decision == 0:
         if k < n:
             fn = do_move(c, cf, pp, rng, p, k, 0) and c[S_RULES + R.dead_end_next_move_free] != 0
-            after_move_greedy(c, cf, pp, rng, p, lone, fn)
+            after_move_playout(c, cf, pp, rng, p, lone, fn)
         else:
             apply_d1(c, p, k, n, rest_ok)
     else:
         if k < n:
             fn = do_move(c, cf, pp, rng, p, k, again) and \
                 c[S_RULES + R.dead_end_next_move_free] != 0
-            after_move_greedy(c, cf, pp, rng, p, lone, fn)
+            after_move_playout(c, cf, pp, rng, p, lone, fn)
         elif k == n:
             end_move_turn(c, p)
         else:
@@ -2337,13 +2390,15 @@ def playout(s, fb, p, k, decision, word, n, again, lone, rest_ok):
     c[S_CUR] = (p + 1) % P
     horizon = s[S_RO_HORIZON + p]
     while True:
-        if not action_phase_greedy(c, cf, pp, rng):
+        if not action_phase_playout(c, cf, pp, rng):
             s[S_FAIL] = 1
             return 0.0
         end_round(c, pp, rng)
         if horizon == 0 or c[S_ROUND] >= c[S_RULES + R.num_rounds]:
             break
         begin_round(c)
+        if heur:
+            playout_rows(c, fb, p)
     extras = horizon == 0
     own = playout_side(c, pp, p, extras)
     best = 0.0
@@ -2359,14 +2414,16 @@ def playout(s, fb, p, k, decision, word, n, again, lone, rest_ok):
 
 @njit(cache=True)
 def playout_side(c, pp, q, extras):
+    """q's worth at the end of a playout: its score, at horizon 0 (``extras``) plus its coins,
+    rum and open rendezvous at the base's weights of the round (greedy's: its defaults)."""
     v = float(score_of(c, q))
     if extras:
         pb = _pl(q)
-        row = q * PW
         open_v = 0
         for j in range(c[pb + PL_N_RDV]):
             if c[pb + PL_RDVF + j] == 0:
                 open_v += RDV_VP[c[pb + PL_RDV + j]]
+        row = q * PW
         v += pp[row + G_WCOIN] * c[pb + PL_COINS] + pp[row + G_WRUM] * c[pb + PL_RUM] \
             + pp[row + G_PRDV] * open_v
     return v
@@ -2377,11 +2434,14 @@ def rollout_decide(s, fb, pp, rng, p, n, decision, again, lone, rest_ok, board_o
     """RolloutPolicy at D1 (decision 0) or D2 (1) over the n moves at S_OPT, then REST/BOARD
     (D1) or STOP (and BOARD under board_after_move_same_turn: ``board_ok``) (D2); the chosen
     option's index in the decision's option order."""
-    gp = _padd(fb, F_POPOL)
+    # the base's nets (its own row: F_POL holds a rollout seat's base row)
     if n > 0:
-        prep_values(s, fb, gp, p)
-        for i in range(n):
-            fb[F_NET + i] = move_net(s, fb, gp, p, i, again)
+        if pp[p * PW] == HEUR:
+            heur_move(s, fb, pp, p, n, again, lone)
+        else:
+            prep_values(s, fb, pp, p)
+            for i in range(n):
+                fb[F_NET + i] = move_net(s, fb, pp, p, i, again)
     for i in range(n):
         s[S_RO_PICK + i] = 0
     width = min(s[S_RO_WIDTH + p], n)
@@ -2412,20 +2472,38 @@ def rollout_decide(s, fb, pp, rng, p, n, decision, again, lone, rest_ok, board_o
             nc += 1
     if nc == 1:
         return s[S_RO_PICK + MAX_OPT]
+    playout_rows(s, fb, p)
     samples = s[S_RO_SAMPLES + p]
     own = _seat_rng(rng, p)
     for j in range(samples):
         s[S_RO_WORDS + j] = np.int64(rng_next(own))
+    # each word's re-deal is made once and played from by every candidate in turn (common
+    # random numbers); a candidate's sum adds its playouts in word order
+    sample = _padd(s, S_SAMPLE)
+    copy = _padd(s, S_COPY)
+    for i in range(S_BOARD_LO, S_BOARD_HI):
+        sample[i] = s[i]
+        copy[i] = s[i]
+    memo_reset(_padd(fb, F_COPY))   # the playouts' players are not the game's
+    for ci in range(nc):
+        fb[F_RO_SUM + ci] = 0.0
+    world = as_words(_padd(s, S_RO_RNG))
+    for j in range(samples):
+        copy_state(s, sample)
+        rng_seed(world, np.uint64(s[S_RO_WORDS + j]), np.uint64(0), np.uint64(0))
+        resample(sample, p, world)
+        dealt = as_words(_padd(s, S_RO_DEALT))
+        for i in range(4):
+            dealt[i] = world[i]
+        for ci in range(nc):
+            k = s[S_RO_PICK + MAX_OPT + ci]
+            fb[F_RO_SUM + ci] += playout(s, fb, p, k, decision, n, again, lone, rest_ok)
     best = -1
     best_v = 0.0
     for ci in range(nc):
-        k = s[S_RO_PICK + MAX_OPT + ci]
-        total = 0.0
-        for j in range(samples):
-            total += playout(s, fb, p, k, decision, s[S_RO_WORDS + j], n, again, lone,
-                             rest_ok)
+        total = fb[F_RO_SUM + ci]
         if best < 0 or total > best_v + TOL:
-            best = k
+            best = s[S_RO_PICK + MAX_OPT + ci]
             best_v = total
     return best
 
@@ -2571,15 +2649,17 @@ def setup_block(ints, floats, g, f, pol, P, cap):
         s[S_RO_SAMPLES + p] = int(pol[p * PW + ROLLOUT_AT.samples]) if ro else 0
         s[S_RO_WIDTH + p] = int(pol[p * PW + ROLLOUT_AT.width]) if ro else 0
         s[S_RO_HORIZON + p] = int(pol[p * PW + ROLLOUT_AT.horizon]) if ro else 0
+        # a rollout seat plays its base (row P + p of pol) with its own reroll_can_win
         for j in range(PW):
-            greedy = GREEDY_ROW[j]
+            base = pol[(P + p) * PW + j] if ro else GREEDY_ROW[j]
             if ro:
-                v = pol[p * PW + ROLLOUT_AT.reroll_can_win] if j == G_RCW else greedy
+                v = pol[p * PW + ROLLOUT_AT.reroll_can_win] if j == G_RCW else base
             else:
                 v = pol[p * PW + j]
             floats[F_POL + p * PW + j] = v
-            floats[F_POPOL + p * PW + j] = greedy
+            floats[F_POPOL + p * PW + j] = GREEDY_ROW[j]
             floats[F_HBASE + p * PW + j] = v
+            floats[F_PBASE + p * PW + j] = base
     memo_reset(floats)
     # the host's sting chance (spec 8.4 programme) for every player count and threshold
     dist = np.zeros(64)
@@ -2591,8 +2671,10 @@ def setup_block(ints, floats, g, f, pol, P, cap):
         floats[F_COPY + i] = floats[i]
     for i in range(S_GAME_END, S_SIZE):
         s[S_COPY + i] = s[i]
+        s[S_SAMPLE + i] = s[i]
     for p in range(P):
         s[S_COPY + S_CODE + p] = GREEDY
+        s[S_SAMPLE + S_CODE + p] = GREEDY
 
 
 @njit(cache=True)

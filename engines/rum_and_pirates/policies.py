@@ -34,9 +34,10 @@ Policies and the draws of each seat's stream ``Rng(seed, game, POLICY + seat)``:
   engine paths whatever the rounding of their sums.
 * ``heuristic`` (:class:`HeuristicPolicy`) draws nothing; its scans and threshold keep
   greedy's 1e-9 conventions.
-* ``rollout``: greedy except at D1 / D2 with two or more candidates, where it
-  draws ``samples`` words (``next_u64``), one per playout, and plays each
-  candidate on ``samples`` re-dealt worlds (:func:`resample`).
+* ``rollout``: its base policy (greedy, or the expert: ``rollout:base=expert``)
+  except at D1 / D2 with two or more candidates, where it draws ``samples`` words
+  (``next_u64``), one per playout, and plays each candidate on ``samples``
+  re-dealt worlds (:func:`resample`), every seat the base policy.
 """
 
 from __future__ import annotations
@@ -617,33 +618,49 @@ class HeuristicPolicy(GreedyPolicy):
 # ================================================================ rollout
 
 
-class RolloutPolicy(GreedyPolicy):
-    """Flat Monte Carlo at D1 / D2 with greedy playouts; greedy (with its own
-    ``reroll_can_win``, default weights) elsewhere (spec 8.5, contract "Rollout").
+class RolloutPolicy:
+    """Flat Monte Carlo at D1 / D2 over a base policy's moves, with base-policy playouts; the
+    base policy (with the rollout's own ``reroll_can_win``) elsewhere (spec 8.5, contract
+    "Rollout").
 
-    Candidates: greedy's ``width`` moves with the highest net (ties to the lower index),
-    then REST (D1, if legal), then BOARD (D1) or STOP (D2; and BOARD when
-    board_after_move_same_turn offers it), in option order. With two or more, ``samples``
-    words are drawn (``next_u64``); each candidate is played once per word on a clone
-    whose world is ``Rng(word, 0, 0)``, re-dealt by :func:`resample`, every seat greedy
-    to the horizon (0: the end of this round, 1: the end of the game). A playout is worth
-    own - best other (score, plus at horizon 0 w_coin*coins + w_rum*rum + p_rdv*open
-    rendezvous VP, greedy's default weights); the first candidate with the largest sum
-    wins (a later one must be better by more than 1e-9).
+    The base is the declared ``Policy`` the ``base`` parameter names (``Policy.base``): greedy
+    at its defaults (spec 8.5; also when none is given) or the trained expert (the heuristic
+    with the expert's values). Candidates: the base's ``width`` moves with the highest net
+    (ties to the lower index), then REST (D1, if legal), then BOARD (D1) or STOP (D2; and
+    BOARD when board_after_move_same_turn offers it), in option order. With two or more,
+    ``samples`` words are drawn (``next_u64``); each candidate is played once per word on a
+    clone whose world is ``Rng(word, 0, 0)``, re-dealt by :func:`resample`, every seat the
+    base policy to the horizon (0: the end of this round, 1: the end of the game). A playout
+    is worth own - best other (score, plus at horizon 0 w_coin*coins + w_rum*rum + p_rdv*open
+    rendezvous VP at the base's weights of the round: greedy's defaults, or the expert's
+    round weights); the first candidate with the largest sum wins (a later one must be better
+    by more than 1e-9).
     """
 
     def __init__(self, rng: Rng, samples: float = POLICIES["rollout"].default("samples"),
                  width: float = POLICIES["rollout"].default("width"),
                  horizon: float = POLICIES["rollout"].default("horizon"),
-                 reroll_can_win: float = POLICIES["rollout"].default("reroll_can_win")):
-        super().__init__(reroll_can_win=reroll_can_win)
+                 reroll_can_win: float = POLICIES["rollout"].default("reroll_can_win"),
+                 base: float = POLICIES["rollout"].default("base"), base_policy=None):
         self.rng = rng
         self.samples = int(samples)
         self.width = int(width)
         self.horizon = int(horizon)
+        self.base_policy = base_policy   # None: greedy at its defaults
+        # the seat's own decisions: the base's, with the rollout's reroll_can_win
+        self.own = self.base_player()
+        self.own.reroll_can_win = int(reroll_can_win)
+
+    def base_player(self):
+        """A fresh decision maker of the base policy (it draws nothing)."""
+        return GreedyPolicy() if self.base_policy is None else build(self.base_policy, None)
 
     def candidates(self, t, seat, options, again: int) -> list:
-        nets = self.move_nets(t, seat, options, again)
+        own = self.own
+        if isinstance(own, HeuristicPolicy):
+            own.sync(t)
+            own.situation(t, seat)
+        nets = own.move_nets(t, seat, options, again)
         ranked = sorted(nets, key=lambda x: -x[1])[:self.width]
         chosen = sorted(i for i, _ in ranked)
         chosen += [i for i, o in enumerate(options) if o in (REST, BOARD, STOP)]
@@ -662,7 +679,7 @@ class RolloutPolicy(GreedyPolicy):
         world = Rng(word, 0, 0)
         c = clone(t)
         c.world = world
-        c.policies = [GreedyPolicy() for _ in range(t.players)]
+        c.policies = [self.base_player() for _ in range(t.players)]
         resample(c, seat, world)
         if decision == "turn_action":
             do_turn_choice(c, option)
@@ -671,7 +688,9 @@ class RolloutPolicy(GreedyPolicy):
         finish_round(c)
         if self.horizon == 1:
             play_rounds(c)
-        g = GreedyPolicy()
+        g = self.base_player()   # the worth of coins, rum and rendezvous: the base's
+        if isinstance(g, HeuristicPolicy):
+            g.sync(c)
 
         def worth(p) -> float:
             v = float(score(c.rules, p))
@@ -688,6 +707,21 @@ class RolloutPolicy(GreedyPolicy):
 
     def move_again(self, t, seat, options, ctx):
         return self.decide(t, seat, options, "move_again", again_coin(t))
+
+    def _own(name):
+        def decide(self, t, seat, options, ctx):
+            return getattr(self.own, name)(t, seat, options, ctx)
+        decide.__name__ = name
+        return decide
+
+    supply_keep = _own("supply_keep")
+    map_take = _own("map_take")
+    guard_stack = _own("guard_stack")
+    hq_reclaim = _own("hq_reclaim")
+    pub_join = _own("pub_join")
+    pub_take = _own("pub_take")
+    reroll = _own("reroll")
+    del _own
 
 
 def resample(t: Table, seat: int, rng: Rng) -> None:
@@ -750,7 +784,7 @@ def build(policy, rng: Rng):
 BUILDERS = {
     "random": lambda policy, rng: RandomPolicy(rng),
     "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
-    "rollout": lambda policy, rng: RolloutPolicy(rng, **policy.params()),
+    "rollout": lambda policy, rng: RolloutPolicy(rng, **policy.params(), base_policy=policy.base),
     "heuristic": lambda policy, rng: HeuristicPolicy(**policy.params()),
 }
 
