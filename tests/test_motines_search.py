@@ -33,7 +33,8 @@ def fast(policy_text, players, games, seed=7):
 # over greedy, so one block plays playouts of both bases
 SEARCH_CASES = [
     ({}, "rollout:samples=2:width=2:base=expert,greedy,expert,greedy", 4, 3),
-    ({}, "expert,rollout:samples=1:width=3:base=expert,rollout:samples=1:width=2", 3, 2),
+    ({}, "expert,rollout:samples=2:width=3:prior=0.3:base=expert,rollout:samples=1:width=2",
+     3, 2),
     ({"hidden_hands": False}, "rollout:samples=2:width=2:base=expert,random,expert", 3, 2),
     ({"free_round_resolution": "placement_order", "num_mutinies": 5},
      "rollout:samples=2:width=3:base=expert,planner,expert,greedy,"
@@ -95,6 +96,14 @@ def test_the_base_changes_the_search():
     greedy = fast("rollout:samples=2:width=2,greedy,greedy,greedy", 4, 40)
     expert = fast("rollout:samples=2:width=2:base=expert,greedy,greedy,greedy", 4, 40)
     assert (greedy != expert).any(axis=1).sum() >= 20
+
+
+def test_the_prior_keeps_the_base_choice_more_often():
+    """prior: the base's best option starts ahead; at 0 (the default) the rollout as it was."""
+    plain = fast("rollout:samples=2:width=2:base=expert,expert,expert,expert", 4, 40)
+    ahead = fast("rollout:samples=2:width=2:prior=0.3:base=expert,expert,expert,expert", 4, 40)
+    assert (plain != ahead).any(axis=1).sum() >= 10
+    assert GAME.policy("rollout:prior=0").label() == "rollout"
 
 
 def test_a_base_is_built_from_the_resolved_policy():

@@ -48,6 +48,9 @@ POLICIES = {
               1, 40, integer=True),
         Param("score_weight", 0.02, "worth of one PV of lead over the best other player in a "
               "playout, next to a win (1)", 0, 1),
+        Param("prior", 0.0, "head start of the base's own best option, in worth per playout: "
+              "another candidate is chosen only when its mean worth is higher by more than "
+              "this (few samples then deviate from the base only on clear evidence)", 0, 1),
         Param("base", 0, "the policy the search builds on: it ranks the options, plays every "
               "seat of every playout and makes the other decisions (greedy; expert: the "
               "trained heuristic)", policies=("greedy", "expert")),

@@ -219,7 +219,8 @@ F_GAME = F_DISP + MAX_P * MAX_DISPLAY  # the floats above are a game's own; a pl
 F_GPOL = F_GAME            # MAX_P x PW: the seats' rows, a rollout seat's its base's
 F_POPOL = F_GPOL + MAX_P * PW  # MAX_P x PW: a rollout's playouts: every seat its base
 F_RO_W = F_POPOL + MAX_P * PW  # 5: each seat's rollout score_weight
-F_RO_VAL = F_RO_W + MAX_P      # MAX_OPTIONS: greedy's values of a rollout's options
+F_RO_PRIOR = F_RO_W + MAX_P    # 5: each seat's rollout prior
+F_RO_VAL = F_RO_PRIOR + MAX_P  # MAX_OPTIONS: greedy's values of a rollout's options
 F_RO_WIN = F_RO_VAL + MAX_OPTIONS  # MAX_P: a playout's win shares
 F_COPY = F_RO_WIN + MAX_P      # F_GAME: the playout's own floats (chances, blind value)
 F_SIZE = F_COPY + F_GAME
@@ -2334,12 +2335,15 @@ def rollout_decide(s, fb, pol, rng, seat, n, decision):
         fb[F_RO_VAL + i] = v
         s[S_RO_PICK + i] = 0
     width = min(s[S_RO_WIDTH + seat], n)
+    top = -1  # the base's best option: the first of the largest values
     for _ in range(width):  # the largest values, ties to the earlier (a stable sort)
         best = -1
         for i in range(n):
             if s[S_RO_PICK + i] == 0 and (best < 0 or fb[F_RO_VAL + i] > fb[F_RO_VAL + best]):
                 best = i
         s[S_RO_PICK + best] = 1
+        if top < 0:
+            top = best
     if width == 1:
         for i in range(n):
             if s[S_RO_PICK + i]:
@@ -2359,7 +2363,7 @@ def rollout_decide(s, fb, pol, rng, seat, n, decision):
     for i in range(n):
         if s[S_RO_PICK + i] == 0:
             continue
-        total = 0.0
+        total = fb[F_RO_PRIOR + seat] * samples if i == top else 0.0
         for j in range(samples):
             total += playout(s, fb, seat, s[S_OPT + i], decision, s[S_RO_WORDS + j])
         if best < 0 or total > best_v + TOL:
@@ -2554,6 +2558,7 @@ def setup_block(ints, floats, g, f, pol, P, cap):
         s[S_RO_SAMPLES + p] = int(pol[p * PW + ROLLOUT_AT.samples]) if rollout else 0
         s[S_RO_WIDTH + p] = int(pol[p * PW + ROLLOUT_AT.width]) if rollout else 0
         floats[F_RO_W + p] = pol[p * PW + ROLLOUT_AT.score_weight] if rollout else 0.0
+        floats[F_RO_PRIOR + p] = pol[p * PW + ROLLOUT_AT.prior] if rollout else 0.0
         row = (P + p) * PW if rollout else p * PW
         if rollout:
             s[S_CODE + p] = int(pol[row])

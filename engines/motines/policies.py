@@ -49,7 +49,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from engines._play import flat_monte_carlo
 from engines._rng import Rng
 from engines.motines import POLICIES
 from engines.motines.data import (
@@ -808,7 +807,8 @@ class RolloutPolicy:
     0)``, the hidden cards are re-dealt from it (``resample``), the candidate is placed and
     the game is finished with every seat the base policy. A playout is worth ``win +
     score_weight * (own PV - best other PV)``; the candidate with the largest sum over the
-    words wins (in option order, better by more than 1e-9). The same words serve every
+    words wins (in option order, better by more than 1e-9), the base's best option (the
+    first of the largest values) starting its sum at ``prior * samples``. The same words serve every
     candidate: common random numbers. The base draws nothing (greedy and the heuristic do
     not), so the playouts need no seat streams.
     """
@@ -816,11 +816,13 @@ class RolloutPolicy:
     def __init__(self, rng: Rng, samples: float = POLICIES["rollout"].default("samples"),
                  width: float = POLICIES["rollout"].default("width"),
                  score_weight: float = POLICIES["rollout"].default("score_weight"),
+                 prior: float = POLICIES["rollout"].default("prior"),
                  base: float = POLICIES["rollout"].default("base"), playout=None):
         self.rng = rng
         self.samples = int(samples)
         self.width = int(width)
         self.score_weight = score_weight
+        self.prior = prior
         # the declared base Policy (engines._game.Policy.base); None: greedy at its defaults
         if playout is None and base != 0:
             raise ValueError("a rollout over a base other than greedy needs its resolved "
@@ -840,12 +842,21 @@ class RolloutPolicy:
         return sorted(ranked[:self.width])
 
     def decide(self, t: Table, seat: int, options: list, decision: str):
-        chosen = self.candidates(self.base.option_values(t, seat, options, decision))
+        values = self.base.option_values(t, seat, options, decision)
+        chosen = self.candidates(values)
         if len(chosen) == 1:
             return options[chosen[0]]
-        best = flat_monte_carlo(self.rng, chosen, self.samples,
-                                lambda i, word: self.playout(t, seat, options[i], decision, word),
-                                TOL)
+        # flat_monte_carlo's draws and order, the base's best option starting at
+        # prior x samples (the first of the largest values)
+        top = min(range(len(values)), key=lambda i: (-values[i], i))
+        words = [self.rng.next_u64() for _ in range(self.samples)]
+        best, best_total = None, None
+        for i in chosen:
+            total = self.prior * self.samples if i == top else 0.0
+            for word in words:
+                total += self.playout(t, seat, options[i], decision, word)
+            if best is None or total > best_total + TOL:
+                best, best_total = i, total
         return options[best]
 
     def playout(self, t: Table, seat: int, option, decision: str, word: int) -> float:
