@@ -42,7 +42,8 @@ POLICIES = {
                           "free-round choices: the `width` options the base policy values "
                           "most, each played to the end `samples` times with every seat the "
                           "base policy, on re-dealt hidden cards (the same re-deals for every "
-                          "option); otherwise the base policy; slow", (
+                          "option), the base's best starting `prior` ahead; otherwise the "
+                          "base policy; slow", (
         Param("samples", 8, "playouts per option", 1, 256, integer=True),
         Param("width", 6, "options played out (the base's best; the rest are never chosen)",
               1, 40, integer=True),
