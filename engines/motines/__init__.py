@@ -39,15 +39,22 @@ POLICIES = {
         _RESERVE,
     )),
     "rollout": PolicySpec("rollout", 3, "flat Monte Carlo over the Captain's, followers' and "
-                          "free-round choices: the `width` options greedy values most, each "
-                          "played to the end `samples` times by greedy players on re-dealt "
-                          "hidden cards (the same re-deals for every option); otherwise "
-                          "greedy; slow", (
+                          "free-round choices: the `width` options the base policy values "
+                          "most, each played to the end `samples` times with every seat the "
+                          "base policy, on re-dealt hidden cards (the same re-deals for every "
+                          "option), the base's best starting `prior` ahead; otherwise the "
+                          "base policy; slow", (
         Param("samples", 8, "playouts per option", 1, 256, integer=True),
-        Param("width", 6, "options played out (greedy's best; the rest are never chosen)", 1,
-              40, integer=True),
+        Param("width", 6, "options played out (the base's best; the rest are never chosen)",
+              1, 40, integer=True),
         Param("score_weight", 0.02, "worth of one PV of lead over the best other player in a "
               "playout, next to a win (1)", 0, 1),
+        Param("prior", 0.0, "head start of the base's own best option, in worth per playout: "
+              "another candidate is chosen only when its mean worth is higher by more than "
+              "this (few samples then deviate from the base only on clear evidence)", 0, 1),
+        Param("base", 0, "the policy the search builds on: it ranks the options, plays every "
+              "seat of every playout and makes the other decisions (greedy; expert: the "
+              "trained heuristic)", policies=("greedy", "expert")),
     ), slow=True),
     # defaults: greedy exactly (new weights 0, shared ones greedy's values; tests/
     # test_motines_heuristic.py); the free round is always valued as greedy values it (the

@@ -4,10 +4,11 @@ A whole game lives in ONE int64 buffer ``s``: the game state proper at the
 offsets ``S_*`` below ``S_GAME_END`` (scalars, the players' blocks at
 ``S_PLAYER``, this round's pawns, the display, the Indiscriminate pile, the
 shoal, the fish discard and the treasure deck), so that a look-ahead policy
-(a future ``rollout``) can copy it and play on from the copy: every step
-reads and writes only through ``s`` at these offsets, so a second area of the
-same layout (``sizes`` returning twice the words, the block's tables copied
-too, ``S_CODE`` set to greedy for the playouts) runs with the same functions.
+(``rollout``) can copy it and play on from the copy: every step reads and
+writes only through ``s`` at these offsets, so a second area of the same
+layout (``sizes`` returning twice the words, the block's tables copied too,
+``S_CODE`` set to the rollout's base policy for the playouts) runs with the
+same functions.
 After it come what is the same for every game of a block and is set by
 ``setup_block``: the rules vector (``R = Rules.slots()``, read as
 ``s[S_RULES + R.<option>]``), the icons per colour, the gifts in ascending
@@ -107,10 +108,6 @@ HEURISTIC = HEUR_AT.CODE
 GREEDY = GREEDY_AT.CODE
 PLANNER = PLANNER_AT.CODE
 ROLLOUT = ROLLOUT_AT.CODE
-# greedy at its declared defaults: what a rollout seat plays outside D1/D2/D9, and every
-# seat of a rollout's playouts (policies.RolloutPolicy)
-_GREEDY_PARAMS = [float(p.default) for p in POLICIES["greedy"].params]
-GREEDY_ROW = tuple([float(GREEDY), *_GREEDY_PARAMS] + [0.0] * (PW - 1 - len(_GREEDY_PARAMS)))
 MAX_SAMPLES = 256          # rollout's samples (its declared bound)
 MAX_OPTIONS = 32
 
@@ -219,10 +216,11 @@ F_BLIND = 5                # MAX_P: each seat's blind-fish value in this decisio
 F_DISP = F_BLIND + MAX_P   # MAX_P x MAX_DISPLAY: each seat's display-card values in it
 F_GAME = F_DISP + MAX_P * MAX_DISPLAY  # the floats above are a game's own; a playout has
 #                                        its own (the chances copied)
-F_GPOL = F_GAME            # MAX_P x PW: the seats' rows, a rollout seat's as greedy's
-F_POPOL = F_GPOL + MAX_P * PW  # MAX_P x PW: every seat greedy (a rollout's playouts)
+F_GPOL = F_GAME            # MAX_P x PW: the seats' rows, a rollout seat's its base's
+F_POPOL = F_GPOL + MAX_P * PW  # MAX_P x PW: a rollout's playouts: every seat its base
 F_RO_W = F_POPOL + MAX_P * PW  # 5: each seat's rollout score_weight
-F_RO_VAL = F_RO_W + MAX_P      # MAX_OPTIONS: greedy's values of a rollout's options
+F_RO_PRIOR = F_RO_W + MAX_P    # 5: each seat's rollout prior
+F_RO_VAL = F_RO_PRIOR + MAX_P  # MAX_OPTIONS: greedy's values of a rollout's options
 F_RO_WIN = F_RO_VAL + MAX_OPTIONS  # MAX_P: a playout's win shares
 F_COPY = F_RO_WIN + MAX_P      # F_GAME: the playout's own floats (chances, blind value)
 F_SIZE = F_COPY + F_GAME
@@ -1580,11 +1578,11 @@ def heuristic_captain(s, fb, pol, seat, n):
 
 @njit(cache=True)
 def decide_captain(s, fb, pol, rng, seat, n):
+    if s[S_RO_SAMPLES + seat] > 0:
+        return rollout_decide(s, fb, pol, rng, seat, n, 0)
     code = s[S_CODE + seat]
     if code == RANDOM:
         return rng_below(_seat_rng(rng, seat), n)
-    if code == ROLLOUT:
-        return rollout_decide(s, fb, pol, rng, seat, n, 0)
     if code == PLANNER:
         return planner_captain(s, fb, pol, seat, n)
     if code == HEURISTIC:
@@ -1594,11 +1592,11 @@ def decide_captain(s, fb, pol, rng, seat, n):
 
 @njit(cache=True)
 def decide_follower(s, fb, pol, rng, seat, n):
+    if s[S_RO_SAMPLES + seat] > 0:
+        return rollout_decide(s, fb, pol, rng, seat, n, 1)
     code = s[S_CODE + seat]
     if code == RANDOM:
         return rng_below(_seat_rng(rng, seat), n)
-    if code == ROLLOUT:
-        return rollout_decide(s, fb, pol, rng, seat, n, 1)
     if code == PLANNER:
         return planner_follower(s, fb, pol, seat, n)
     return greedy_follower(s, fb, pol, seat, n, True)
@@ -1606,10 +1604,10 @@ def decide_follower(s, fb, pol, rng, seat, n):
 
 @njit(cache=True)
 def decide_free(s, fb, pol, rng, seat, n):
+    if s[S_RO_SAMPLES + seat] > 0:
+        return rollout_decide(s, fb, pol, rng, seat, n, 2)
     if s[S_CODE + seat] == RANDOM:
         return rng_below(_seat_rng(rng, seat), n)
-    if s[S_CODE + seat] == ROLLOUT:
-        return rollout_decide(s, fb, pol, rng, seat, n, 2)
     return greedy_follower(s, fb, pol, seat, n, False)
 
 
@@ -2138,13 +2136,25 @@ def resolve_free_round(s, pol, rng):
 
 
 # ================================================================ rollout (policies.RolloutPolicy)
-# A playout runs on the copy at S_COPY with every seat greedy at its defaults; its rounds
-# are the greedy_* drivers below, which never reach a rollout decision (no recursion).
+# A rollout seat's S_CODE and its row in F_GPOL are its base policy's (greedy or the
+# heuristic: its valuation and its D3-D8); S_RO_SAMPLES > 0 marks it a rollout (decide_*).
+# A playout runs on the copy at S_COPY with every seat the deciding seat's base (its code in
+# the copy's S_CODE, its row P times at F_POPOL); its rounds are the base_* drivers below,
+# which never reach a rollout decision (no recursion).
 
 
 @njit(cache=True)
-def greedy_finish_round(s, fb, pol, rng, start):
-    """reference.finish_round with every seat greedy: followers from ``start``, resolution."""
+def base_captain(s, fb, pol, seat, n):
+    """A playout Captain's choice: HeuristicPolicy.captain_action or greedy's."""
+    if s[S_CODE + seat] == HEURISTIC:
+        return heuristic_captain(s, fb, pol, seat, n)
+    return greedy_captain(s, fb, pol, seat, n)
+
+
+@njit(cache=True)
+def base_finish_round(s, fb, pol, rng, start):
+    """reference.finish_round with every seat the base: followers from ``start``, then
+    resolution (greedy_follower is the heuristic's follower choice too)."""
     P = s[S_P]
     C = s[S_CAPTAIN]
     box = s[_pn(0) + PN_BOX]
@@ -2158,8 +2168,8 @@ def greedy_finish_round(s, fb, pol, rng, start):
 
 
 @njit(cache=True)
-def greedy_finish_free(s, fb, pol, rng, start):
-    """reference.finish_free_round with every seat greedy."""
+def base_finish_free(s, fb, pol, rng, start):
+    """reference.finish_free_round with every seat the base."""
     P = s[S_P]
     for i in range(start, P):
         seat = (s[S_CAPTAIN] + i) % P
@@ -2171,18 +2181,18 @@ def greedy_finish_free(s, fb, pol, rng, start):
 
 
 @njit(cache=True)
-def greedy_play_on(s, fb, pol, rng):
-    """reference.play_on with every seat greedy, then final scoring."""
+def base_play_on(s, fb, pol, rng):
+    """reference.play_on with every seat the base, then final scoring."""
     while s[S_PHASE] == NORMAL or s[S_PHASE] == LAST_CAPTAIN:
         new_round(s)
         n = captain_options(s)
-        k = 0 if n == 1 else greedy_captain(s, fb, pol, s[S_CAPTAIN], n)
+        k = 0 if n == 1 else base_captain(s, fb, pol, s[S_CAPTAIN], n)
         o = s[S_OPT + k]
         place_captain(s, _opt_box(o), _opt_slot(o))
-        greedy_finish_round(s, fb, pol, rng, 1)
+        base_finish_round(s, fb, pol, rng, 1)
     if s[S_PHASE] == FREE:
         new_round(s)
-        greedy_finish_free(s, fb, pol, rng, 0)
+        base_finish_free(s, fb, pol, rng, 0)
     final_scoring(s, pol, rng)
 
 
@@ -2267,7 +2277,7 @@ def resample(s, seat, rng):
 
 @njit(cache=True)
 def playout(s, fb, seat, o, decision, word):
-    """One game finished from here after option ``o``, everyone greedy: its worth."""
+    """One game finished from here after option ``o``, every seat the base: its worth."""
     c = _padd(s, S_COPY)
     for i in range(S_GAME_END):
         c[i] = s[i]
@@ -2282,15 +2292,15 @@ def playout(s, fb, seat, o, decision, word):
     slot = _opt_slot(o)
     if decision == 0:
         place_captain(c, box, slot)
-        greedy_finish_round(c, cf, pp, rng, 1)
-        greedy_play_on(c, cf, pp, rng)
+        base_finish_round(c, cf, pp, rng, 1)
+        base_play_on(c, cf, pp, rng)
     elif decision == 1:
         place(c, seat, box, slot)
-        greedy_finish_round(c, cf, pp, rng, c[S_NPAWNS])
-        greedy_play_on(c, cf, pp, rng)
+        base_finish_round(c, cf, pp, rng, c[S_NPAWNS])
+        base_play_on(c, cf, pp, rng)
     else:
         place(c, seat, box, slot)
-        greedy_finish_free(c, cf, pp, rng, c[S_NPAWNS])
+        base_finish_free(c, cf, pp, rng, c[S_NPAWNS])
         final_scoring(c, pp, rng)
     win = _padd(fb, F_RO_WIN)
     winners(c, win)
@@ -2303,12 +2313,14 @@ def playout(s, fb, seat, o, decision, word):
 
 @njit(cache=True)
 def rollout_decide(s, fb, pol, rng, seat, n, decision):
-    """RolloutPolicy.decide over the options at S_OPT (decision 0: D1, 1: D2, 2: D9)."""
+    """RolloutPolicy.decide over the options at S_OPT (decision 0: D1, 1: D2, 2: D9): the
+    base's values (``pol`` holds its row for ``seat``, S_CODE its code), its ``width`` best
+    played out with every seat the base."""
     fresh(s)
     P = s[S_P]
     base = phi(s, pol, seat, seat, 0, 0, 0, -1)
     still = P - s[S_NPAWNS] - 1
-    bonus = greedy_bonus(s, pol, seat) if decision == 1 else 0.0
+    bonus = follow_bonus(s, pol, seat, still) if decision == 1 else 0.0
     for i in range(n):
         o = s[S_OPT + i]
         box = _opt_box(o)
@@ -2323,17 +2335,26 @@ def rollout_decide(s, fb, pol, rng, seat, n, decision):
         fb[F_RO_VAL + i] = v
         s[S_RO_PICK + i] = 0
     width = min(s[S_RO_WIDTH + seat], n)
+    top = -1  # the base's best option: the first of the largest values
     for _ in range(width):  # the largest values, ties to the earlier (a stable sort)
         best = -1
         for i in range(n):
             if s[S_RO_PICK + i] == 0 and (best < 0 or fb[F_RO_VAL + i] > fb[F_RO_VAL + best]):
                 best = i
         s[S_RO_PICK + best] = 1
+        if top < 0:
+            top = best
     if width == 1:
         for i in range(n):
             if s[S_RO_PICK + i]:
                 return i
     samples = s[S_RO_SAMPLES + seat]
+    # the playouts' seats: the deciding seat's base, its code and row for every seat
+    code = s[S_CODE + seat]
+    for q in range(P):
+        s[S_COPY + S_CODE + q] = code
+        for j in range(PW):
+            fb[F_POPOL + q * PW + j] = pol[seat * PW + j]
     own = _seat_rng(rng, seat)
     for j in range(samples):
         s[S_RO_WORDS + j] = np.int64(rng_next(own))
@@ -2342,7 +2363,7 @@ def rollout_decide(s, fb, pol, rng, seat, n, decision):
     for i in range(n):
         if s[S_RO_PICK + i] == 0:
             continue
-        total = 0.0
+        total = fb[F_RO_PRIOR + seat] * samples if i == top else 0.0
         for j in range(samples):
             total += playout(s, fb, seat, s[S_OPT + i], decision, s[S_RO_WORDS + j])
         if best < 0 or total > best_v + TOL:
@@ -2440,7 +2461,7 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     """Game ``game`` of ``seed`` (the ``engines._fast`` contract); its row to out[0:17 + 7P]."""
     s = ints
     fb = floats
-    gp = _padd(fb, F_GPOL)  # the seats' rows, a rollout seat's as greedy's (setup_block)
+    gp = _padd(fb, F_GPOL)  # the seats' rows, a rollout seat's its base's (setup_block)
     setup(s, rng, P)
     while s[S_PHASE] == NORMAL or s[S_PHASE] == LAST_CAPTAIN:
         play_round(s, fb, gp, rng)
@@ -2528,24 +2549,26 @@ def setup_block(ints, floats, g, f, pol, P, cap):
         s[S_BLIND_KEY + i] = -1
     for i in range(MAX_P * MAX_DISPLAY):
         s[S_DISP_KEY + i] = -1
-    # rollout: its parameters, greedy's rows for its own other decisions and for playouts,
-    # and the playout state's copy of the per-block tables with every seat greedy
+    # rollout: its parameters (samples > 0 marks the seat a rollout), its base's code and
+    # row (pol's row P + p) for its own valuations and other decisions, and the playout
+    # state's copy of the per-block tables (its seats' codes set by each rollout_decide)
     for p in range(P):
         code = int(pol[p * PW])
         rollout = code == ROLLOUT
         s[S_RO_SAMPLES + p] = int(pol[p * PW + ROLLOUT_AT.samples]) if rollout else 0
         s[S_RO_WIDTH + p] = int(pol[p * PW + ROLLOUT_AT.width]) if rollout else 0
         floats[F_RO_W + p] = pol[p * PW + ROLLOUT_AT.score_weight] if rollout else 0.0
+        floats[F_RO_PRIOR + p] = pol[p * PW + ROLLOUT_AT.prior] if rollout else 0.0
+        row = (P + p) * PW if rollout else p * PW
+        if rollout:
+            s[S_CODE + p] = int(pol[row])
         for j in range(PW):
-            own = pol[p * PW + j]
-            greedy = GREEDY_ROW[j]
-            floats[F_GPOL + p * PW + j] = greedy if rollout else own
-            floats[F_POPOL + p * PW + j] = greedy
+            floats[F_GPOL + p * PW + j] = pol[row + j]
     for i in range(S_GAME_END, S_SIZE):
         s[S_COPY + i] = s[i]
     for p in range(P):
-        s[S_COPY + S_CODE + p] = GREEDY
         s[S_COPY + S_SLACK + p] = 0
+        s[S_COPY + S_RO_SAMPLES + p] = 0
 
 
 def sizes(g: np.ndarray, players: int, cap: int) -> tuple[int, int]:

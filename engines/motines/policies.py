@@ -29,6 +29,9 @@ Policies:
   reserve, fish, ice, sale potential, treasures, a sale floor, the Captain
   bonus by stage, mutiny and Captain denial); at its defaults it makes
   greedy's choices. It draws nothing.
+* ``rollout`` plays the options of D1, D2 and D9 to the end on re-dealt hidden
+  cards with every seat its ``base`` policy (greedy or the trained ``expert``),
+  which also makes its other decisions (``RolloutPolicy``).
 
 Phi(h) = PV + 0.5 $ + 0.5 fish + ice term + sale term + sum of tv, added in
 that order; greedy's ice term is -ice and its sale term the best sale gain
@@ -46,7 +49,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from engines._play import flat_monte_carlo
 from engines._rng import Rng
 from engines.motines import POLICIES
 from engines.motines.data import (
@@ -790,29 +792,49 @@ class HeuristicPolicy(GreedyPolicy):
 # ================================================================ rollout
 
 
-class RolloutPolicy(GreedyPolicy):
-    """Flat Monte Carlo over D1, D2 and D9 with greedy playouts; greedy elsewhere.
+class RolloutPolicy:
+    """Flat Monte Carlo over D1, D2 and D9 on top of a base policy; the base's choice elsewhere.
 
-    At a D1, D2 or D9 with two or more options: greedy's values of the options
-    (``option_values``) pick the ``width`` largest (ties to the earlier option);
-    ``samples`` words are drawn from the seat's stream (``next_u64``), one per
-    playout; each candidate, in option order, is played out once per word:
-    the table is cloned, the playout's world is ``Rng(word, 0, 0)``, the hidden
-    cards are re-dealt from it (``resample``), the candidate is placed and the
-    game is finished with every seat greedy (declared defaults). A playout is
-    worth ``win + score_weight * (own PV - best other PV)``; the candidate with
-    the largest sum over the words wins (in option order, better by more than
-    1e-9). The same words serve every candidate: common random numbers.
+    The base (``base``: ``greedy`` at its declared defaults, or ``expert``, the trained
+    heuristic; ``Policy.base`` brings it resolved) makes every other decision of the seat
+    (D3-D8), ranks the options and plays every seat of every playout. At a D1, D2 or D9
+    with two or more options: the base's values of the options (``option_values``: its
+    one-step valuation at the position the pawn would get, with its Mutiny bonus; a
+    heuristic's Captain denial ``lam`` is not in them, and the expert's is 0) pick the
+    ``width`` largest (ties to the earlier option); ``samples`` words are drawn from the
+    seat's stream (``next_u64``), one per playout; each candidate, in option order, is
+    played out once per word: the table is cloned, the playout's world is ``Rng(word, 0,
+    0)``, the hidden cards are re-dealt from it (``resample``), the candidate is placed and
+    the game is finished with every seat the base policy. A playout is worth ``win +
+    score_weight * (own PV - best other PV)``; the candidate with the largest sum over the
+    words wins (in option order, better by more than 1e-9), the base's best option (the
+    first of the largest values) starting its sum at ``prior * samples``. The same words serve every
+    candidate: common random numbers. The base draws nothing (greedy and the heuristic do
+    not), so the playouts need no seat streams.
     """
 
     def __init__(self, rng: Rng, samples: float = POLICIES["rollout"].default("samples"),
                  width: float = POLICIES["rollout"].default("width"),
-                 score_weight: float = POLICIES["rollout"].default("score_weight")):
-        super().__init__()
+                 score_weight: float = POLICIES["rollout"].default("score_weight"),
+                 prior: float = POLICIES["rollout"].default("prior"),
+                 base: float = POLICIES["rollout"].default("base"), playout=None):
         self.rng = rng
         self.samples = int(samples)
         self.width = int(width)
         self.score_weight = score_weight
+        self.prior = prior
+        # the declared base Policy (engines._game.Policy.base); None: greedy at its defaults
+        if playout is None and base != 0:
+            raise ValueError("a rollout over a base other than greedy needs its resolved "
+                             "Policy (GameInfo.declared)")
+        self.playout_policy = playout
+        self.base = self.player()
+
+    def player(self):
+        """A fresh decision maker of the base policy (one per seat of a playout)."""
+        if self.playout_policy is None:
+            return GreedyPolicy()
+        return build(self.playout_policy, None)
 
     def candidates(self, values: list) -> list:
         """Indices of the ``width`` largest values, ties to the earlier, in option order."""
@@ -820,20 +842,29 @@ class RolloutPolicy(GreedyPolicy):
         return sorted(ranked[:self.width])
 
     def decide(self, t: Table, seat: int, options: list, decision: str):
-        chosen = self.candidates(self.option_values(t, seat, options, decision))
+        values = self.base.option_values(t, seat, options, decision)
+        chosen = self.candidates(values)
         if len(chosen) == 1:
             return options[chosen[0]]
-        best = flat_monte_carlo(self.rng, chosen, self.samples,
-                                lambda i, word: self.playout(t, seat, options[i], decision, word),
-                                TOL)
+        # flat_monte_carlo's draws and order, the base's best option starting at
+        # prior x samples (the first of the largest values)
+        top = min(range(len(values)), key=lambda i: (-values[i], i))
+        words = [self.rng.next_u64() for _ in range(self.samples)]
+        best, best_total = None, None
+        for i in chosen:
+            total = self.prior * self.samples if i == top else 0.0
+            for word in words:
+                total += self.playout(t, seat, options[i], decision, word)
+            if best is None or total > best_total + TOL:
+                best, best_total = i, total
         return options[best]
 
     def playout(self, t: Table, seat: int, option, decision: str, word: int) -> float:
-        """One game finished from here after ``option``, everyone greedy: its worth."""
+        """One game finished from here after ``option``, every seat the base: its worth."""
         world = Rng(word, 0, 0)
         c = clone(t)
         c.world = world
-        c.policies = [GreedyPolicy() for _ in range(t.players)]
+        c.policies = [self.player() for _ in range(t.players)]
         resample(c, seat, world)
         if decision == "captain_action":
             place_captain(c, *option)
@@ -858,6 +889,28 @@ class RolloutPolicy(GreedyPolicy):
 
     def free_round_choice(self, t, seat, options):
         return self.decide(t, seat, options, "free_round_choice")
+
+    # D3-D8: the base's choices
+    def if_buy(self, t, seat, price):
+        return self.base.if_buy(t, seat, price)
+
+    def if_keep(self, t, seat, colour, price):
+        return self.base.if_keep(t, seat, colour, price)
+
+    def sf_buy(self, t, seat, index):
+        return self.base.sf_buy(t, seat, index)
+
+    def sub_money(self, t, seat):
+        return self.base.sub_money(t, seat)
+
+    def sale(self, t, seat, options, optional):
+        return self.base.sale(t, seat, options, optional)
+
+    def so_fishing(self, t, seat, options):
+        return self.base.so_fishing(t, seat, options)
+
+    def use_treasures(self, t, seat, offered):
+        return self.base.use_treasures(t, seat, offered)
 
 
 def resample(t: Table, seat: int, rng: Rng) -> None:
@@ -928,7 +981,7 @@ BUILDERS = {
     "random": lambda policy, rng: RandomPolicy(rng),
     "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
     "planner": lambda policy, rng: PlannerPolicy(**policy.params()),
-    "rollout": lambda policy, rng: RolloutPolicy(rng, **policy.params()),
+    "rollout": lambda policy, rng: RolloutPolicy(rng, **policy.params(), playout=policy.base),
     "heuristic": lambda policy, rng: HeuristicPolicy(**policy.params()),
 }
 
