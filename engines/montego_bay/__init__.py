@@ -39,6 +39,10 @@ POLICIES = {
         *_WEIGHTS,
         Param("hire_threshold", 1.5, "hire Lazy Jack when he adds at least this value",
               -1000, 1000),
+        Param("base", 0, "the policy searched over: greedy values the options with the "
+              "parameters above; expert replaces them with the trained heuristic's look-ahead "
+              "values, opponents' model, hire rule and loading, sampling only the opponents' "
+              "cards", policies=("greedy", "expert")),
     ), slow=True),
     "heuristic": PolicySpec("heuristic", 3, "greedy's look-ahead scored by a weighted sum of "
                             "named features (majority-aware loading, denial, exposure to "
