@@ -53,6 +53,11 @@ Representation notes:
   Speed only, same floats: a pier's load value is kept between barrels until
   its ship changes (``heur_choose``), and a seat's load gains and unload costs
   of its D1 serve its D3 of the same round.
+* the sampler over the expert (``sampler:base=expert``,
+  ``policies.SampledHeuristicPolicy``) is the heuristic's look-ahead and D4/D5
+  read from its base row (after the seats' rows, ``valued_by``) with the
+  sampler's ``n_samples`` sampled profiles; ``base=greedy`` reads the sampler's
+  own row as before.
 """
 
 from __future__ import annotations

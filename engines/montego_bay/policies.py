@@ -31,6 +31,9 @@ Policies:
   otherwise ``below(5)`` (Lazy Jack: ``below(4)`` among the values other
   than his companion's sampled one, or ``below(5)`` when cards need not
   differ) picks uniformly. The mean over samples is ``total / n_samples``.
+  ``base=expert`` (``SampledHeuristicPolicy``) searches over the trained
+  heuristic instead: its values, opponents' model, hire rule and loading,
+  with the same draws in place of its one myopic profile.
 * ``heuristic`` — deterministic, no draws: greedy's look-ahead (myopic
   opponents, every own vector played through Phase 3) and greedy's D4/D5,
   each scored by a weighted sum of named features (``HeuristicPolicy``). At
