@@ -29,8 +29,9 @@ POLICIES = {
               -1000, 1000),
         *_WEIGHTS,
     )),
-    "sampler": PolicySpec("sampler", 2, "greedy against n_samples sampled opponent profiles, "
-                          "adding the loading gain of the rooms reached; slow", (
+    "sampler": PolicySpec("sampler", 2, "its base (greedy, or the trained expert) against "
+                          "n_samples sampled opponent profiles; over greedy it adds the loading "
+                          "gain of the rooms reached; slow", (
         Param("n_samples", 16, "opponent profiles drawn per decision", 1, 4096, integer=True),
         Param("q_myopic", 0.5, "chance an opponent figure plays its myopic best (else a uniform "
               "value)", 0, 1),
