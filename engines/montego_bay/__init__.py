@@ -29,8 +29,9 @@ POLICIES = {
               -1000, 1000),
         *_WEIGHTS,
     )),
-    "sampler": PolicySpec("sampler", 2, "greedy against n_samples sampled opponent profiles, "
-                          "adding the loading gain of the rooms reached; slow", (
+    "sampler": PolicySpec("sampler", 2, "its base (greedy, or the trained expert) against "
+                          "n_samples sampled opponent profiles; over greedy it adds the loading "
+                          "gain of the rooms reached; slow", (
         Param("n_samples", 16, "opponent profiles drawn per decision", 1, 4096, integer=True),
         Param("q_myopic", 0.5, "chance an opponent figure plays its myopic best (else a uniform "
               "value)", 0, 1),
@@ -39,6 +40,10 @@ POLICIES = {
         *_WEIGHTS,
         Param("hire_threshold", 1.5, "hire Lazy Jack when he adds at least this value",
               -1000, 1000),
+        Param("base", 0, "the policy searched over: greedy values the options with the "
+              "parameters above; expert replaces them with the trained heuristic's look-ahead "
+              "values, opponents' model, hire rule and loading, sampling only the opponents' "
+              "cards", policies=("greedy", "expert")),
     ), slow=True),
     "heuristic": PolicySpec("heuristic", 3, "greedy's look-ahead scored by a weighted sum of "
                             "named features (majority-aware loading, denial, exposure to "

@@ -53,6 +53,11 @@ Representation notes:
   Speed only, same floats: a pier's load value is kept between barrels until
   its ship changes (``heur_choose``), and a seat's load gains and unload costs
   of its D1 serve its D3 of the same round.
+* the sampler over the expert (``sampler:base=expert``,
+  ``policies.SampledHeuristicPolicy``) is the heuristic's look-ahead and D4/D5
+  read from its base row (after the seats' rows, ``valued_by``) with the
+  sampler's ``n_samples`` sampled profiles; ``base=greedy`` reads the sampler's
+  own row as before.
 """
 
 from __future__ import annotations
@@ -672,6 +677,20 @@ def policy_params(pol, seat):
 
 
 @njit(cache=True, inline="always")
+def valued_by(s, pol, seat):
+    """(pol, code) as a seat's options are valued: a sampler over the expert (``base=expert``)
+    values them as its base, whose row the driver puts after the seats' rows (seat s's at
+    row P + s), so the returned pointer starts P rows on and is read at the seat's own row;
+    every other seat as itself (the greedy-based sampler keeps its own parameters)."""
+    code = int(pol[seat * PW])
+    if code == SAMPLER:
+        b = _padd(pol, s[S_P] * PW)
+        if int(b[seat * PW]) == HEUR:
+            return b, HEUR
+    return pol, code
+
+
+@njit(cache=True, inline="always")
 def look_ahead_param(pol, seat, greedy_column, sampler_column):
     """A look-ahead seat's parameter, at the column its policy declares for it."""
     row = seat * PW
@@ -742,7 +761,7 @@ def load_barrels(s, fb, pol, rng, seat, good):
     """reference.load_barrels: one barrel at a time; a ship that fills sails at once."""
     h = S_HARB
     dirty = 15  # the heuristic's piers to value again (heur_choose)
-    code = int(pol[seat * PW])
+    vp, code = valued_by(s, pol, seat)
     must_all = s[S_RULES + R.must_load_all] != 0
     n = good
     if s[S_RULES + R.load_count] == 0 and s[S_STOCK + seat] < good:
@@ -773,7 +792,7 @@ def load_barrels(s, fb, pol, rng, seat, good):
                             break
                         pick -= 1
         elif code == HEUR:
-            pier, _ = heur_choose(s, fb, h, seat, pol, dirty)
+            pier, _ = heur_choose(s, fb, h, seat, vp, dirty)
             dirty = 0
         else:
             pier, _ = best_load_pier(s, h, seat, policy_gamma(pol, seat))
@@ -796,7 +815,7 @@ def remove_broken(s, pol, rng, seat, broken):
     n = aboard(s, h, seat)
     if broken < n:
         n = broken
-    code = int(pol[seat * PW])
+    vp, code = valued_by(s, pol, seat)
     for _ in range(n):
         n_opt = 0
         first = -1
@@ -817,7 +836,7 @@ def remove_broken(s, pol, rng, seat, broken):
                         break
                     pick -= 1
         elif code == HEUR:
-            pier, _ = heur_best_unload_pier(s, S_HARB, seat, pol)
+            pier, _ = heur_best_unload_pier(s, S_HARB, seat, vp)
         else:
             pier = best_unload_pier(s, seat, policy_gamma(pol, seat))
         s[h + H_CNT + 4 * pier + seat] -= 1
@@ -1683,8 +1702,10 @@ def hire_gain(s, fb, pol, rng, seat):
     Also remembered for the seat (F_HIRE_GAIN, S_HIRE_COMP) for the bid and the companion.
     """
     code, gamma, _, w_g, w_c, w_x, n, q_myopic, lam = policy_params(pol, seat)
-    sampler = code == SAMPLER
-    tb, ts, deny = look_tables(s, fb, pol, seat, code, w_g, w_c, w_x, sampler, gamma, True)
+    sampler = code == SAMPLER  # sampled opponent profiles
+    vp, code = valued_by(s, pol, seat)
+    gains = code == SAMPLER  # the greedy-based sampler's loading gain of the rooms reached
+    tb, ts, deny = look_tables(s, fb, vp, seat, code, w_g, w_c, w_x, gains, gamma, True)
     nown = s[S_NOWN]
     base = seat * nown
     size0 = _pow5(nown)
@@ -1695,8 +1716,8 @@ def hire_gain(s, fb, pol, rng, seat):
     pr = _seat_rng(rng, seat)
     for _ in range(n):
         opponent_profile(s, fb, seat, pr, sampler, q_myopic)
-        imagine_all(s, fb, seat, -1, F_TOT, sampler, lam, tb, ts, deny)
-        imagine_with_lj(s, fb, seat, 0, nown, F_TOT + MAX_VECTORS, MAX_VECTORS, sampler, lam,
+        imagine_all(s, fb, seat, -1, F_TOT, gains, lam, tb, ts, deny)
+        imagine_with_lj(s, fb, seat, 0, nown, F_TOT + MAX_VECTORS, MAX_VECTORS, gains, lam,
                         tb, ts, deny)
     _, without = best_vector(s, fb, F_TOT, nown, -1, n)
     best_c = -1
@@ -1716,8 +1737,10 @@ def hire_gain(s, fb, pol, rng, seat):
 def lookahead_cards(s, fb, pol, rng, seat):
     """GreedyPolicy/SamplerPolicy.movement_cards into S_CARDS."""
     code, gamma, _, w_g, w_c, w_x, n, q_myopic, lam = policy_params(pol, seat)
-    sampler = code == SAMPLER
-    tb, ts, deny = look_tables(s, fb, pol, seat, code, w_g, w_c, w_x, sampler, gamma,
+    sampler = code == SAMPLER  # sampled opponent profiles
+    vp, code = valued_by(s, pol, seat)
+    gains = code == SAMPLER  # the greedy-based sampler's loading gain of the rooms reached
+    tb, ts, deny = look_tables(s, fb, vp, seat, code, w_g, w_c, w_x, gains, gamma,
                                s[S_HIRER] == seat)
     nown = s[S_NOWN]
     base = seat * nown
@@ -1730,10 +1753,10 @@ def lookahead_cards(s, fb, pol, rng, seat):
     for _ in range(n):
         opponent_profile(s, fb, seat, pr, sampler, q_myopic)
         if companion >= 0:
-            imagine_with_lj(s, fb, seat, companion - base, 1, F_TOT, 0, sampler, lam, tb, ts,
+            imagine_with_lj(s, fb, seat, companion - base, 1, F_TOT, 0, gains, lam, tb, ts,
                             deny)
         else:
-            imagine_all(s, fb, seat, lj_companion, F_TOT, sampler, lam, tb, ts, deny)
+            imagine_all(s, fb, seat, lj_companion, F_TOT, gains, lam, tb, ts, deny)
     idx, _ = best_vector(s, fb, F_TOT, m, companion - base if companion >= 0 else -1, n)
     for c in range(m):
         v = (idx // _pow5(m - 1 - c)) % 5 + 1
@@ -1751,7 +1774,7 @@ def ask_hire(s, fb, pol, rng, seat):
     if code == RANDOM:
         return rng_below(_seat_rng(rng, seat), 2) == 0
     gain = hire_gain(s, fb, pol, rng, seat)
-    threshold = hire_threshold_now(s, pol, seat)
+    threshold = hire_threshold_now(s, valued_by(s, pol, seat)[0], seat)
     return gain >= threshold - TOL
 
 
@@ -1763,7 +1786,7 @@ def ask_bid(s, fb, pol, rng, seat):
     coins = s[S_COINS + seat]
     if code == RANDOM:
         return cost + rng_below(_seat_rng(rng, seat), coins - cost + 1)
-    threshold = hire_threshold_now(s, pol, seat)
+    threshold = hire_threshold_now(s, valued_by(s, pol, seat)[0], seat)
     bid = cost + int(np.floor(fb[F_HIRE_GAIN + seat] - threshold))
     return max(cost, min(coins, bid))
 

@@ -31,6 +31,9 @@ Policies:
   otherwise ``below(5)`` (Lazy Jack: ``below(4)`` among the values other
   than his companion's sampled one, or ``below(5)`` when cards need not
   differ) picks uniformly. The mean over samples is ``total / n_samples``.
+  ``base=expert`` (``SampledHeuristicPolicy``) searches over the trained
+  heuristic instead: its values, opponents' model, hire rule and loading,
+  with the same draws in place of its one myopic profile.
 * ``heuristic`` — deterministic, no draws: greedy's look-ahead (myopic
   opponents, every own vector played through Phase 3) and greedy's D4/D5,
   each scored by a weighted sum of named features (``HeuristicPolicy``). At
@@ -846,6 +849,46 @@ class HeuristicLookahead(Lookahead):
         return vectors, totals
 
 
+# ================================================================ the sampler over the expert
+
+
+class SampledHeuristicPolicy(HeuristicPolicy):
+    """``sampler:base=expert``: the search over the trained heuristic (issue 25).
+
+    Everything the sampler values follows its base: the heuristic's look-ahead tables (its
+    room values and features, ``deny_move``), its opponents' model (myopic by the
+    heuristic's room values), its hire rule (threshold and ``hire_late``), bid, companion
+    and D4/D5, all with the base's parameter values. What the sampler adds is the search:
+    each D1 and D3 draws ``n_samples`` opponent profiles from the seat's stream exactly as
+    the greedy-based sampler does (each opponent figure plays that myopic best with
+    probability ``q_myopic``, else a uniform legal value) in place of the heuristic's one
+    myopic profile, and takes the best mean. With ``n_samples=1, q_myopic=1`` it decides as
+    its base (it still draws, from its own stream only).
+    """
+
+    def __init__(self, rng: Rng, n_samples: int, q_myopic: float, **base_params):
+        super().__init__(**base_params)
+        self.rng = rng
+        self.n_samples = int(n_samples)
+        self.q_myopic = q_myopic
+
+    def profiles(self, look: Lookahead) -> list[dict[int, int]]:
+        return [look.sampled_profile(self.rng, self.q_myopic) for _ in range(self.n_samples)]
+
+
+def build_sampler(policy, rng: Rng):
+    """The sampler over its base (``Policy.base``, resolved by ``GameInfo``): greedy's
+    evaluation with the sampler's own parameters, or the heuristic's (the trained set
+    ``expert`` arrives as the heuristic with the set's values)."""
+    params = policy.params()
+    if params.pop("base") == 0:  # greedy
+        return SamplerPolicy(rng, **params)
+    base = policy.base
+    assert base is not None and base.name == "heuristic", "the expert plays as the heuristic"
+    return SampledHeuristicPolicy(rng, params["n_samples"], params["q_myopic"],
+                                  **base.params())
+
+
 # ================================================================ from a declared Policy
 
 
@@ -858,6 +901,6 @@ def build(policy, rng: Rng):
 BUILDERS = {
     "random": lambda policy, rng: RandomPolicy(rng),
     "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
-    "sampler": lambda policy, rng: SamplerPolicy(rng, **policy.params()),
+    "sampler": build_sampler,
     "heuristic": lambda policy, rng: HeuristicPolicy(**policy.params()),
 }
