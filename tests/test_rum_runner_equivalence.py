@@ -155,7 +155,7 @@ def test_rollout_rule_options(overrides):
 # The rollout's playouts follow its `base` policy (issue 25): greedy by default, or the trained
 # expert (the heuristic with expert.toml's values) on both paths. Few games: the reference's
 # heuristic playouts take about 1-2 s a game at samples=1.
-@pytest.mark.parametrize("preset,n", [("standard", 4), ("long", 2)])
+@pytest.mark.parametrize("preset,n", [("standard", 3), ("long", 2), ("combined", 1)])
 def test_rollout_with_expert_playouts(preset, n):
     assert_same(Rules.from_overrides(preset=preset), "rollout:samples=1:base=expert", seed=33, n=n)
 
