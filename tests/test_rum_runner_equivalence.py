@@ -152,6 +152,34 @@ def test_rollout_rule_options(overrides):
     assert_same(Rules.from_overrides(overrides), "rollout:samples=1", seed=32, n=4)
 
 
+# The rollout's playouts follow its `base` policy (issue 25): greedy by default, or the trained
+# expert (the heuristic with expert.toml's values) on both paths. Few games: the reference's
+# heuristic playouts take about 1-2 s a game at samples=1.
+@pytest.mark.parametrize("preset,n", [("standard", 3), ("long", 2), ("combined", 1)])
+def test_rollout_with_expert_playouts(preset, n):
+    assert_same(Rules.from_overrides(preset=preset), "rollout:samples=1:base=expert", seed=33, n=n)
+
+
+# The fast path's scores of rollout:samples=3 (seed 7, games 0-19), recorded before the rollout
+# took a `base` (commit bc0ad25): its default, greedy, must play exactly as before.
+ROLLOUT_BEFORE_BASE = {
+    "standard": [224, 217, 227, 220, 209, 214, 216, 152, 191, 222, 229, 281, 226, 285, 210, 189,
+                 247, 168, 181, 189],
+    "long": [364, 345, 332, 303, 470, 412, 368, 383, 362, 328, 359, 396, 330, 320, 415, 365, 329,
+             382, 421, 353],
+}
+
+
+@pytest.mark.parametrize("preset", ["standard", "long"])
+def test_rollout_default_base_plays_as_before(preset):
+    rules = Rules.from_overrides(preset=preset)
+    for text in ("rollout:samples=3", "rollout:samples=3:base=greedy"):
+        policies = GAME.seat_policies(text, 1)
+        assert policies[0].label() == "rollout:samples=3"
+        rows = GAME.fast(rules, policies, 1, 7, 0, 20)
+        assert rows[:, 2].astype(int).tolist() == ROLLOUT_BEFORE_BASE[preset]
+
+
 # ---------------------------------------------------------------- scoring on its own
 
 

@@ -19,10 +19,12 @@ POLICIES = {
         Param("replenish_weight", 1.0, "value of each card a closed-port landing returns",
               -1000, 1000),
     )),
-    "rollout": PolicySpec("rollout", 2, "finish the game `samples` times with greedy for each "
-                          "option after re-dealing the hidden cards; slow", (
+    "rollout": PolicySpec("rollout", 2, "finish the game `samples` times with the `base` policy "
+                          "for each option after re-dealing the hidden cards; slow", (
         Param("samples", 16, "imagined games per option at each decision", 1, 4096,
               integer=True),
+        Param("base", 0, "the policy that finishes each imagined game (and the rest of an "
+              "imagined turn): greedy, or the trained expert", policies=("greedy", "expert")),
     ), slow=True),
     "heuristic": PolicySpec(
         "heuristic", 3,

@@ -7,7 +7,8 @@ functions each do one rule step (deal, sail, land, collect, replenish, draw,
 flip, end check, score) or one policy decision; a turn function per policy
 strings them together. Because the state is one flat buffer, the rollout policy
 copies it into a preallocated buffer, re-deals the hidden cards there and plays
-the copy out with greedy, without touching the game.
+the copy out with its base policy (greedy, or the heuristic with the expert's
+values), without touching the game.
 
 ``engines._fast`` runs the games (``FAST`` at the end of this module): it
 hands ``play_one`` the block's buffers as typed pointers (``int64*``, indexed
@@ -38,6 +39,7 @@ from numba import njit
 from numba.extending import intrinsic
 
 from engines._fast import fast_path, offset, ptr
+from engines._game import POLICY_WIDTH
 from engines._rng import rng_below, rng_shuffle
 from engines.rum_runner import POLICIES
 from engines.rum_runner.rules import R
@@ -111,9 +113,6 @@ RANDOM = POLICIES["random"].slots()
 GREEDY = POLICIES["greedy"].slots()
 ROLLOUT = POLICIES["rollout"].slots()
 HEUR = POLICIES["heuristic"].slots()
-# the rollout's base is greedy with its declared default parameters
-ROLLOUT_THRESHOLD = POLICIES["greedy"].default("draw_threshold")
-ROLLOUT_WEIGHT = POLICIES["greedy"].default("replenish_weight")
 # the heuristic's scratch (the block's float buffer): HeuristicPolicy.value of a landing that
 # collects each rum pile's visible top, valued once per decision
 H_VALUE = 0
@@ -1210,10 +1209,22 @@ def heur_turn(s, wr, pol, hf):
     if kind == A_DRAW:
         do_draw(s, wr)
     elif kind == A_PLAY:
-        play_move(s, wr, v, k)
-        if not s[S_RULES + R.multi_card_mode]:
-            while s[S_HAND + v - 2] != 0 and heur_continue(s, hf, pol, v):
-                play_move(s, wr, v, 1)
+        heur_play_cards(s, wr, pol, hf, v, k)
+    heur_end_turn(s, pol, kind)
+
+
+@njit(cache=True)
+def heur_play_cards(s, wr, pol, hf, v, k):
+    """reference.play_cards with the heuristic's D3."""
+    play_move(s, wr, v, k)
+    if not s[S_RULES + R.multi_card_mode]:
+        while s[S_HAND + v - 2] != 0 and heur_continue(s, hf, pol, v):
+            play_move(s, wr, v, 1)
+
+
+@njit(cache=True)
+def heur_end_turn(s, pol, kind):
+    """reference.end_turn with the heuristic's D4."""
     if turn_flips(s, kind):
         cand = flip_candidates(s)
         if cand != 0:
@@ -1310,8 +1321,43 @@ def redeal_hidden(s, pr):
             rng_shuffle(pr, s, S_PILE + 8 * p + top + 1, size - 1)
 
 
+@njit(cache=True, inline="always")
+def base_is_heuristic(bpol):
+    """The rollout's base (its ``base`` parameter, resolved): the heuristic's code (``expert``
+    is the heuristic with the trained values), else greedy."""
+    return int(bpol[0]) == HEUR.CODE
+
+
 @njit(cache=True)
-def _rollout_apply(sim, pr, what, i, opt, value, cand_mask):
+def base_play_cards(sim, pr, bpol, hf, v, k):
+    """reference.play_cards with the base policy's D3."""
+    if base_is_heuristic(bpol):
+        heur_play_cards(sim, pr, bpol, hf, v, k)
+    else:
+        greedy_play_cards(sim, pr, v, k, bpol[GREEDY.replenish_weight])
+
+
+@njit(cache=True)
+def base_end_turn(sim, bpol, kind):
+    """reference.end_turn with the base policy's D4."""
+    if base_is_heuristic(bpol):
+        heur_end_turn(sim, bpol, kind)
+    else:
+        greedy_end_turn(sim, kind)
+
+
+@njit(cache=True)
+def base_play_out(sim, pr, bpol, hf):
+    """reference.play_out with the base policy."""
+    if base_is_heuristic(bpol):
+        while sim[S_END] < 0:
+            heur_turn(sim, pr, bpol, hf)
+    else:
+        greedy_play_out(sim, pr, bpol[GREEDY.draw_threshold], bpol[GREEDY.replenish_weight])
+
+
+@njit(cache=True)
+def _rollout_apply(sim, pr, bpol, hf, what, i, opt, value, cand_mask):
     if what == D_START:
         place_boat(sim, i == 0)
     elif what == D_ACTION:
@@ -1319,12 +1365,12 @@ def _rollout_apply(sim, pr, what, i, opt, value, cand_mask):
         if kind == A_DRAW:
             do_draw(sim, pr)
         else:
-            greedy_play_cards(sim, pr, opt[O_VALUE + i], opt[O_COUNT + i], ROLLOUT_WEIGHT)
-        greedy_end_turn(sim, kind)
+            base_play_cards(sim, pr, bpol, hf, opt[O_VALUE + i], opt[O_COUNT + i])
+        base_end_turn(sim, bpol, kind)
     elif what == D_CONTINUE:
         if i == 0:
-            greedy_play_cards(sim, pr, value, 1, ROLLOUT_WEIGHT)
-        greedy_end_turn(sim, A_PLAY)
+            base_play_cards(sim, pr, bpol, hf, value, 1)
+        base_end_turn(sim, bpol, A_PLAY)
     else:
         sim[S_FACE_UP] &= ~(1 << _nth_bit(cand_mask, i))
         check_end(sim)
@@ -1337,8 +1383,9 @@ def copy_state(dst, src):
 
 
 @njit(cache=True)
-def rollout_best(s, pr, samples, what, n_opt, opt, value, cand_mask, dealt, sim):
-    """RolloutPolicy._best: the option with the highest total over the samples; first wins ties."""
+def rollout_best(s, pr, bpol, hf, samples, what, n_opt, opt, value, cand_mask, dealt, sim):
+    """RolloutPolicy._best: the option with the highest total over the samples; first wins ties.
+    Each imagined game is finished by the base policy (row ``bpol``; scratch ``hf``)."""
     for i in range(n_opt):
         opt[O_TOTAL + i] = 0
     for _ in range(samples):
@@ -1346,8 +1393,8 @@ def rollout_best(s, pr, samples, what, n_opt, opt, value, cand_mask, dealt, sim)
         redeal_hidden(dealt, pr)
         for i in range(n_opt):
             copy_state(sim, dealt)
-            _rollout_apply(sim, pr, what, i, opt, value, cand_mask)
-            greedy_play_out(sim, pr, ROLLOUT_THRESHOLD, ROLLOUT_WEIGHT)
+            _rollout_apply(sim, pr, bpol, hf, what, i, opt, value, cand_mask)
+            base_play_out(sim, pr, bpol, hf)
             opt[O_TOTAL + i] += finish(sim)
     best = 0
     for i in range(1, n_opt):
@@ -1357,7 +1404,7 @@ def rollout_best(s, pr, samples, what, n_opt, opt, value, cand_mask, dealt, sim)
 
 
 @njit(cache=True)
-def rollout_turn(s, wr, pr, samples, opt, dealt, sim):
+def rollout_turn(s, wr, pr, bpol, hf, samples, opt, dealt, sim):
     """One whole turn played by the rollout policy."""
     cd, n_opt, kind, v, k = open_turn(s)
     if n_opt > 1:
@@ -1375,7 +1422,7 @@ def rollout_turn(s, wr, pr, samples, opt, dealt, sim):
                 opt[O_VALUE + n] = value
                 opt[O_COUNT + n] = count
                 n += 1
-        i = rollout_best(s, pr, samples, D_ACTION, n, opt, 0, 0, dealt, sim)
+        i = rollout_best(s, pr, bpol, hf, samples, D_ACTION, n, opt, 0, 0, dealt, sim)
         kind = opt[O_KIND + i]
         v = opt[O_VALUE + i]
         k = opt[O_COUNT + i]
@@ -1385,7 +1432,8 @@ def rollout_turn(s, wr, pr, samples, opt, dealt, sim):
         play_move(s, wr, v, k)
         if not s[S_RULES + R.multi_card_mode]:
             while s[S_HAND + v - 2] != 0:
-                if rollout_best(s, pr, samples, D_CONTINUE, 2, opt, v, 0, dealt, sim) != 0:
+                if rollout_best(s, pr, bpol, hf, samples, D_CONTINUE, 2, opt, v, 0, dealt,
+                                sim) != 0:
                     break
                 play_move(s, wr, v, 1)
     if turn_flips(s, kind):
@@ -1395,8 +1443,8 @@ def rollout_turn(s, wr, pr, samples, opt, dealt, sim):
             if n == 1:
                 port = _ctz(cand)
             else:
-                port = _nth_bit(cand, rollout_best(s, pr, samples, D_FLIP, n, opt, 0, cand,
-                                                   dealt, sim))
+                port = _nth_bit(cand, rollout_best(s, pr, bpol, hf, samples, D_FLIP, n, opt, 0,
+                                                   cand, dealt, sim))
             s[S_FACE_UP] &= ~(1 << port)
     check_end(s)
 
@@ -1410,8 +1458,9 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     outcome row written to ``out[0:14]``.
 
     ``ints`` holds the state and, after it, the rollout policy's buffers (``sizes``);
-    ``rng`` the world stream, then the seat's; ``pol`` the seat's encoded policy; ``floats``
-    the heuristic's scratch.
+    ``rng`` the world stream, then the seat's; ``pol`` the seat's encoded policy, then (row
+    ``P``) the row of the policy its ``base`` names (the rollout's playouts); ``floats`` the
+    heuristic's scratch.
     """
     size = state_size(g)
     s = ints
@@ -1421,7 +1470,10 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     wr = rng
     pr = offset(rng, 4)
     code = int(pol[0])
+    bpol = offset(pol, P * POLICY_WIDTH)  # seat 0's base policy row (a search's playouts)
     deal(s, wr)
+    if code == ROLLOUT.CODE and base_is_heuristic(bpol):
+        heur_bounds(s, floats, bpol)  # the playouts' heuristic scratch, once a game
     start_end = s[S_RULES + R.start_end]
     if start_end == 0:           # D1
         if code == RANDOM.CODE:
@@ -1432,8 +1484,8 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
             heur_bounds(s, floats, pol)
             left = heur_start(s, floats, pol)
         else:
-            left = rollout_best(s, pr, int(pol[ROLLOUT.samples]), D_START, 2, opt, 0, 0,
-                                dealt, sim) == 0
+            left = rollout_best(s, pr, bpol, floats, int(pol[ROLLOUT.samples]), D_START, 2,
+                                opt, 0, 0, dealt, sim) == 0
     elif start_end == 3:
         left = rng_below(wr, 2) == 0
     else:
@@ -1451,7 +1503,7 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     else:
         samples = int(pol[ROLLOUT.samples])
         while s[S_END] < 0:
-            rollout_turn(s, wr, pr, samples, opt, dealt, sim)
+            rollout_turn(s, wr, pr, bpol, floats, samples, opt, dealt, sim)
     final = finish(s)
     band = 0
     for e in range(5):

@@ -4,9 +4,9 @@
   distinct hand value, not each card); a forced decision draws nothing.
 * ``greedy``  — one-step look-ahead on the immediate gain of a landing, with
   ``draw_threshold`` as its risk knob and ``replenish_weight`` for closed ports.
-* ``rollout`` — for every option, finish the game ``samples`` times with
-  greedy after re-dealing everything the player cannot see; never reads the
-  true hidden order.
+* ``rollout`` — for every option, finish the game ``samples`` times with its
+  ``base`` policy (greedy, or the trained ``expert``) after re-dealing
+  everything the player cannot see; never reads the true hidden order.
 * ``heuristic`` — greedy's decisions valued by a weighted sum of named features
   (``HeuristicPolicy``); at its default weights exactly greedy. It draws no random
   number.
@@ -178,16 +178,18 @@ class RolloutPolicy:
     """Monte Carlo look-ahead over determinised deals (spec §6.3 P3).
 
     For each of ``samples`` re-deals of the hidden cards, every option is
-    applied to a copy and the game finished with greedy; the option with the
+    applied to a copy and the game finished with the base policy (the rest of an
+    imagined turn too: its continuations and its flip); the option with the
     highest total final score wins, ties to the first in canonical order
     (DRAW, PLAY by value ascending, STOP; ports by index; LEFT before RIGHT).
     The same re-deal is used for every option of a sample (common random numbers).
     """
 
-    def __init__(self, rng: Rng, samples: int = POLICIES["rollout"].default("samples")):
+    def __init__(self, rng: Rng, samples: int = POLICIES["rollout"].default("samples"),
+                 base=None):
         self.rng = rng
         self.samples = int(samples)
-        self.base = GreedyPolicy()
+        self.base = GreedyPolicy() if base is None else base
 
     def _best(self, t: Table, n_options: int, apply) -> int:
         totals = [0] * n_options
@@ -450,10 +452,18 @@ def build(policy, rng: Rng):
     return BUILDERS[policy.name](policy, rng)
 
 
+def _playouts(policy):
+    """The declared policy a search's ``base`` names (``Policy.base``, resolved if it is not)."""
+    from engines.rum_runner import GAME
+
+    return policy.base if policy.base is not None else GAME.resolve(policy).base
+
+
 # policy name -> its decision maker, from the declared parameters and the seat's stream
 BUILDERS = {
     "random": lambda policy, rng: RandomPolicy(rng),
     "greedy": lambda policy, rng: GreedyPolicy(**policy.params()),
-    "rollout": lambda policy, rng: RolloutPolicy(rng, **policy.params()),
+    "rollout": lambda policy, rng: RolloutPolicy(rng, policy.param("samples"),
+                                                 build(_playouts(policy), rng)),
     "heuristic": lambda policy, rng: HeuristicPolicy(**policy.params()),
 }
