@@ -90,6 +90,24 @@ POLICIES = {
               "with no barrels cannot buy the Vote cards it lands on (whole barrels)", 0.0,
               30.0, integer=True, search=(0.0, 6.0)),
     )),
+    # Flat Monte Carlo over the options of six decisions (policies.RolloutPolicy); the
+    # playouts' every seat, and the searching seat's other decisions, play `base`.
+    "rollout": PolicySpec("rollout", 4, "flat Monte Carlo at the seat's decisions to move "
+                          "up, take the Major's income, commit a crime, challenge, buy a Vote "
+                          "card and announce: each option played out `samples` times to the "
+                          "end of the game on re-dealt hidden decks (the same playouts for "
+                          "every option), every seat playing `base`; `base` elsewhere; slow", (
+        Param("samples", 8, "playouts per option of a searched decision", 1, 256,
+              integer=True),
+        Param("margin", 0.0, "an option replaces the one before it (the base's answer comes "
+              "first) only when it wins more than margin x samples playouts more: noise "
+              "must not overrule the base", 0.0, 1.0),
+        Param("from_level", 0, "search only while the seat is at least on this level (0: "
+              "every decision; 2: only as a Rum Corps officer, near the coup, where "
+              "playouts are short and decisions decide games)", 0, 2, integer=True),
+        Param("base", 0, "the policy of every seat in the playouts, and of the searching seat "
+              "at the decisions it does not search", policies=("threshold", "expert")),
+    ), slow=True),
 }
 
 _PER_SEAT = (
