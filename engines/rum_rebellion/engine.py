@@ -204,7 +204,9 @@ S_FORCED = S_FORCE_KIND + 1   # ... with this answer (consumed where it is next 
 S_PENDING = S_FORCED + 1  # a searching seat stopped the game at this decision (K_*; 0: none)
 S_PSTEP = S_PENDING + 1   # ... asked in this step
 S_PBASE = S_PSTEP + 1     # ... where its base answers this
-S_SEATS = S_PBASE + 1
+S_PLAYOUT = S_PBASE + 1   # 1 in a playout: each turn draws from its own world (turn_key) ...
+S_WORD = S_PLAYOUT + 1    # ... seeded by the playout's word
+S_SEATS = S_WORD + 1
 # per seat: MAXP slots each
 S_LEVEL = S_SEATS
 S_POS = S_LEVEL + MAXP
@@ -1695,6 +1697,9 @@ def take_turn(s, g, f, pol, rg, sc, p, skip_s1, step):
         s[S_ACTIVE] = p
         s[S_MARKERS_GAINED] = 0
         s[S_DOUBLES] = 0
+        if s[S_PLAYOUT]:   # reference.turn_key
+            rng_seed(rg, np.uint64(s[S_WORD]),
+                     np.uint64((s[S_ROUND] * 8 + p) * 1024 + s[S_CHAIN]), np.uint64(0))
         # S1
         if not skip_s1 and s[S_MISSED + p] > 0:
             s[S_MISSED + p] -= 1
@@ -1900,6 +1905,8 @@ def playout(s, g, f, pp, sc, c, prg, p, kind, step, answer, word):
     for q in range(MAXP):
         c[S_SEARCH + q] = 0
     c[S_PENDING] = 0
+    c[S_PLAYOUT] = 1
+    c[S_WORD] = np.int64(word)
     c[S_FORCE_KIND] = kind
     c[S_FORCED] = answer
     c[S_STEP] = step

@@ -438,7 +438,10 @@ class RolloutPolicy:
     random playouts) on a copy of the table whose world is ``Rng(word, 0, 0)``: first
     what the seat cannot see is re-dealt (:func:`resample`), then the decision's step
     runs again with the candidate as the answer, and the game is played to its end,
-    every seat (this one too) playing ``base``. A playout is worth the seat's
+    every seat (this one too) playing ``base``; each later turn draws from its own world
+    ``Rng(word, reference.turn_key(round, seat, chain), 0)``, so a turn rolls the same
+    dice in every candidate's playout (the options' playouts differ by what the option
+    changed). A playout is worth the seat's
     ``win`` (1 for its coup, 0 otherwise; a capped game as ``reference.wins``).
     """
 
@@ -467,6 +470,7 @@ class RolloutPolicy:
         world = Rng(word, 0, 0)
         c = clone(t, world)
         resample(c, world)
+        c.playout_word = word
         c.policies = [self.base] * c.P
         c.policies[p] = Forced(self.base, decision, answer)
         reference.play_rounds(c, p, step, c.chain)

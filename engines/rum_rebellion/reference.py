@@ -74,6 +74,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engines._rng import Rng
 from engines._standings import lead_story, leader  # noqa: F401 (tests use leader)
 from engines.rum_rebellion.data import (
     BO,
@@ -176,6 +177,9 @@ class Table:
     markers_gained: bool = False  # in the current turn (S10)
     doubles: bool = False       # the current turn's dice were doubles (S10)
     chain: int = 0              # free turns the active seat has had in this chain (S10)
+    # A rollout's playout (policies.RolloutPolicy): each turn it starts draws from its own
+    # world, Rng(playout_word, turn_key(round, seat, chain), 0); None in a game.
+    playout_word: int | None = None
     winner: int | None = None
     capped: bool = False
     bond_store_seat: int = 0
@@ -1196,6 +1200,13 @@ class TurnResult:
     penalised: bool = False    # Missed Turn markers were gained during the turn
 
 
+def turn_key(round_: int, seat: int, chain: int) -> int:
+    """A playout's turn's world: the same turn (round, seat, free turns before it) draws the
+    same dice whatever the option played out, so the options' playouts differ by what
+    the option changed, not by dice shifted onto other turns."""
+    return (round_ * 8 + seat) * 1024 + chain
+
+
 # Where a turn may be taken up again (``step``): the step of a decision, run again from its
 # start. A rollout's playout (policies.RolloutPolicy) goes on from the decision it plays out;
 # each of these steps asks it before it changes anything (the income: after the pass is
@@ -1215,6 +1226,8 @@ def take_turn(t: Table, p: int, skip_s1: bool = False, step: int = START) -> Tur
         t.active = p
         t.markers_gained = False
         t.doubles = False
+        if t.playout_word is not None:
+            t.world = Rng(t.playout_word, turn_key(t.round, p, t.chain), 0)
         pl = t.players[p]
         if t.narrating:
             t.say(f"Round {t.round}, seat {p}: {LEVEL_NAMES[pl.level]}"
