@@ -3,8 +3,8 @@ playing its ``base``): the fast path equals the reference game for game, and a s
 leaves the game it searches as it found it.
 
 The reference plays every playout in Python (a searched decision costs 2 x samples
-playouts to the end of the game), so these cases play few games at samples 1-2: 26 games
-over P = 2..6, both bases, mixed seats, and the rule options that change what is searched
+playouts to the end of the game), so these cases play few games at samples 1-3: 40 games
+over P = 2..6, both bases, mixed seats, from_level and confidence, and the rule options that change what is searched
 (coup_delay=none, two level-ups or buys a turn), what is hidden (vote_top_visible=false,
 win_lose_after_draw=iid), house rules a rollout seat plays as its base (side bets, vote
 trades), capped playouts and the replay of a game whose playouts outgrow the notes region.
@@ -28,11 +28,14 @@ def assert_same(rules, policy_text, players, seed, games):
 
 
 @pytest.mark.parametrize(("players", "mix", "games"), [
-    (2, "rollout:samples=2,threshold", 3),
-    (3, "rollout:base=expert:samples=2,expert,random", 3),
-    (4, "rollout:samples=1,blocker,rollout:base=expert:samples=1,threshold", 2),
-    (5, "expert,rollout:base=expert:samples=1,blocker,random,threshold", 2),
-    (6, "threshold,threshold,threshold,threshold,threshold,rollout:samples=1", 2),
+    (2, "rollout:samples=2:confidence=0:from_level=0,threshold", 6),
+    (3, "rollout:base=expert:samples=2:confidence=0.5:from_level=0,expert,random", 5),
+    (4, "rollout:samples=1:confidence=0:from_level=0,blocker,"
+        "rollout:base=expert:samples=2:confidence=0:from_level=1,threshold", 4),
+    (5, "expert,rollout:base=expert:samples=3:confidence=1:from_level=0,blocker,random,"
+        "threshold", 3),
+    (6, "threshold,threshold,threshold,threshold,threshold,rollout:samples=1:from_level=0", 3),
+    (4, "rollout:base=expert:samples=2:confidence=0.7", 2),
 ])
 def test_seats_and_bases(players, mix, games):
     assert_same(Rules(), mix, players, 41 + players, games)
@@ -47,7 +50,9 @@ def test_seats_and_bases(players, mix, games):
      "starting_level": "rum_corps"},
 ])
 def test_rule_options(options):
-    assert_same(Rules(**options), "rollout:base=expert:samples=1,expert,threshold", 3, 5, 2)
+    assert_same(Rules(**options),
+                "rollout:base=expert:samples=2:confidence=0.5:from_level=0,expert,threshold",
+                3, 5, 3)
 
 
 def test_playouts_that_outgrow_the_notes_region_replay_the_game(monkeypatch):
@@ -55,7 +60,8 @@ def test_playouts_that_outgrow_the_notes_region_replay_the_game(monkeypatch):
     rows are the reference's whatever the first region's size."""
     fast = dataclasses.replace(engine.FAST, capacity=lambda replay: 2 * 4 ** replay)
     monkeypatch.setattr(engine, "FAST", fast)
-    assert_same(Rules(bond_store_supply=40), "rollout:samples=1,threshold,threshold,threshold",
+    assert_same(Rules(bond_store_supply=40),
+                "rollout:samples=1:confidence=0:from_level=0,threshold,threshold,threshold",
                 4, 3, 2)
 
 
@@ -109,7 +115,7 @@ def test_a_search_changes_nothing_but_its_own_stream(base):
     seat's stream only, so the world's stream (the deal, the dice) never moves for it."""
     players = 3
     rng = Rng(8, 0, POLICY + 1)
-    rollout = policies.build(GAME.declared(GAME.policy(f"rollout:samples=1:base={base}")), rng)
+    rollout = policies.build(GAME.declared(GAME.policy(f"rollout:samples=1:from_level=0:base={base}")), rng)
     watched = Watched(rollout, rng, 1)
     makers = [policies.ThresholdPolicy(), watched, policies.ThresholdPolicy()]
     reference.play_game(Rules(), players, makers, Rng(8, 0, WORLD))

@@ -129,11 +129,12 @@ HEURISTIC_RISK = 0.5       # the house-rule decisions it takes from threshold(0.
 TOL = 1e-9                 # policies.TOL
 ROLLOUT = POLICIES["rollout"].slots().CODE
 RO_SAMPLES = POLICIES["rollout"].slots().samples
-RO_MARGIN = POLICIES["rollout"].slots().margin
+RO_CONFIDENCE = POLICIES["rollout"].slots().confidence
 RO_FROM_LEVEL = POLICIES["rollout"].slots().from_level
 MAX_SAMPLES = int(POLICIES["rollout"].params[0].high)
 
 F_OWN = (1 + MAXP) * MAXP * PW   # floats: the seats' own rows (setup_block)
+F_FIRST = F_OWN + MAXP * PW      # floats: a search's playouts of the base's answer
 
 # where a turn is taken up again (reference.START ... reference.ANNOUNCE)
 START = 0
@@ -1924,7 +1925,7 @@ def rollout_decide(s, g, f, fl, rg, sc, c, words, cands, prg):
     """RolloutPolicy.search at the decision the game stopped at (``S_PENDING``): the base's
     answer first, then the other options (a challenge: none, then the targets in turn order
     after the seat); ``samples`` words from the seat's stream; the candidate with the best
-    total over the common playouts (a later one must be better by more than TOL)."""
+    lead over the base's answer on the common playouts, if it passes the paired test."""
     p = s[S_ACTIVE]
     kind = s[S_PENDING]
     step = s[S_PSTEP]
@@ -1954,18 +1955,26 @@ def rollout_decide(s, g, f, fl, rg, sc, c, words, cands, prg):
     for j in range(samples):
         words[j] = rng_next(own)
     pp = offset(fl, (1 + p) * MAXP * PW)
-    tol = fl[F_OWN + p * PW + RO_MARGIN] * samples + TOL
+    z = fl[F_OWN + p * PW + RO_CONFIDENCE]
+    first = offset(fl, F_FIRST)
+    for j in range(samples):
+        first[j] = playout(s, g, f, pp, sc, c, prg, p, kind, step, base, words[j])
+        if s[S_OVERFLOW]:
+            return base
     best = 0
-    best_total = 0.0
-    for i in range(nc):
-        total = 0.0
+    best_lead = 0.0
+    for i in range(1, nc):
+        lead = 0.0
+        spread = 0.0
         for j in range(samples):
-            total += playout(s, g, f, pp, sc, c, prg, p, kind, step, cands[i], words[j])
+            d = playout(s, g, f, pp, sc, c, prg, p, kind, step, cands[i], words[j]) - first[j]
             if s[S_OVERFLOW]:
                 return base
-        if i == 0 or total > best_total + tol:
+            lead += d
+            spread += d * d
+        if lead > z * np.sqrt(spread) + TOL and lead > best_lead + TOL:
             best = i
-            best_total = total
+            best_lead = lead
     return cands[best]
 
 
@@ -2066,7 +2075,7 @@ def sizes(g: np.ndarray, players: int, note_cap: int) -> tuple[int, int]:
     the rows the seats play (``setup_block``), then each seat's playouts' rows."""
     n_state = int(state_size(g, note_cap))
     return (n_state + int(g[R.max_rounds]) + max(note_cap + 1, int(g[G_N_CARDS]))
-            + n_state + 4 * (1 + MAXP) + MAX_SAMPLES + MAXP + 1, F_OWN + MAXP * PW)
+            + n_state + 4 * (1 + MAXP) + MAX_SAMPLES + MAXP + 1, F_FIRST + MAX_SAMPLES)
 
 
 @njit(cache=True)

@@ -36,7 +36,6 @@ import copy
 import dataclasses
 import math
 
-from engines._play import flat_monte_carlo
 from engines._rng import Rng
 from engines.rum_rebellion import POLICIES, reference
 from engines.rum_rebellion.data import (
@@ -432,23 +431,29 @@ class RolloutPolicy:
     Only while the seat is at least on level ``from_level`` (below it: the base's
     answer, no draws). The candidates are the base's own answer first, then the other
     options in spec §6.2 order (a challenge: none, then the targets in turn order after
-    the seat), so a tie keeps the base's answer; a later candidate must win more than
-    ``margin x samples`` playouts more than the best before it. ``samples`` words are drawn from the seat's stream;
-    candidate i is played once per word (``engines._play.flat_monte_carlo``: common
-    random playouts) on a copy of the table whose world is ``Rng(word, 0, 0)``: first
-    what the seat cannot see is re-dealt (:func:`resample`), then the decision's step
-    runs again with the candidate as the answer, and the game is played to its end,
-    every seat (this one too) playing ``base``; each later turn draws from its own world
-    ``Rng(word, reference.turn_key(round, seat, chain), 0)``, so a turn rolls the same
-    dice in every candidate's playout (the options' playouts differ by what the option
-    changed). A playout is worth the seat's
+    the seat). ``samples`` words are drawn from the seat's stream first (as
+    ``engines._play.flat_monte_carlo`` draws them); every candidate is played once per
+    word (common random playouts) on a copy of the table whose world is
+    ``Rng(word, 0, 0)``: first what the seat cannot see is re-dealt (:func:`resample`),
+    then the decision's step runs again with the candidate as the answer, and the game
+    is played to its end, every seat (this one too) playing ``base``; each later turn
+    draws from its own world ``Rng(word, reference.turn_key(round, seat, chain), 0)``,
+    so a turn rolls the same dice in every candidate's playout (the options' playouts
+    differ by what the option changed). A playout is worth the seat's
     ``win`` (1 for its coup, 0 otherwise; a capped game as ``reference.wins``).
+
+    A candidate's lead is the sum over the words of its playout's worth less the base
+    answer's; it replaces the base's answer only when its lead exceeds ``confidence`` x
+    sqrt(the sum of the squared differences) (a paired test over the playouts where the
+    two differ; 0: plain flat Monte Carlo, a strictly larger total) and is the largest
+    such lead (ties: the earlier candidate). Sums run over the words in order, the
+    candidates in order, on both paths.
     """
 
     def __init__(self, policy, rng: Rng):
         self.rng = rng
         self.samples = int(policy.param("samples"))
-        self.margin = policy.param("margin")
+        self.confidence = policy.param("confidence")
         self.from_level = int(policy.param("from_level"))
         self.base = build(policy.base, rng)   # threshold or heuristic: draws nothing
 
@@ -460,10 +465,17 @@ class RolloutPolicy:
         if t.players[p].level < self.from_level:
             return base
         candidates = [base] + [o for o in options if o != base]
-        best = flat_monte_carlo(
-            self.rng, list(range(len(candidates))), self.samples,
-            lambda i, word: self.playout(t, p, decision, step, candidates[i], word),
-            self.margin * self.samples + TOL)
+        words = [self.rng.next_u64() for _ in range(self.samples)]
+        first = [self.playout(t, p, decision, step, candidates[0], w) for w in words]
+        best, best_lead = 0, 0.0
+        for i in range(1, len(candidates)):
+            lead = spread = 0.0
+            for j, word in enumerate(words):
+                d = self.playout(t, p, decision, step, candidates[i], word) - first[j]
+                lead += d
+                spread += d * d
+            if lead > self.confidence * math.sqrt(spread) + TOL and lead > best_lead + TOL:
+                best, best_lead = i, lead
         return candidates[best]
 
     def playout(self, t, p, decision: str, step: int, answer, word: int) -> float:
