@@ -90,6 +90,27 @@ POLICIES = {
               "with no barrels cannot buy the Vote cards it lands on (whole barrels)", 0.0,
               30.0, integer=True, search=(0.0, 6.0)),
     )),
+    # Flat Monte Carlo over the options of six decisions (policies.RolloutPolicy); the
+    # playouts' every seat, and the searching seat's other decisions, play `base`.
+    "rollout": PolicySpec("rollout", 4, "flat Monte Carlo at the seat's decisions to move "
+                          "up, take the Major's income, commit a crime, challenge, buy a Vote "
+                          "card and announce: each option played out `samples` times to the "
+                          "end of the game on re-dealt hidden decks (the same playouts for "
+                          "every option), every seat playing `base`; `base` elsewhere; slow", (
+        Param("samples", 64, "playouts per option of a searched decision (64: every seat "
+              "searching plays about 150 games/s at 4 players on 2 cores)", 1, 256,
+              integer=True),
+        Param("confidence", 2.0, "an option replaces the base's answer only when its "
+              "playouts beat the base's by more than this many standard errors (paired, "
+              "playout by playout): most options differ by a point or two of win chance, "
+              "which a few playouts cannot see, and noise must not overrule the base",
+              0.0, 5.0),
+        Param("from_level", 2, "search only while the seat is at least on this level (0: "
+              "every decision; 2: only as a Rum Corps officer, near the coup, where "
+              "playouts are short and decisions decide games)", 0, 2, integer=True),
+        Param("base", 0, "the policy of every seat in the playouts, and of the searching seat "
+              "at the decisions it does not search", policies=("threshold", "expert")),
+    ), slow=True),
 }
 
 _PER_SEAT = (

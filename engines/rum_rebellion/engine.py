@@ -52,9 +52,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engines._fast import fast_path, offset
+from engines._fast import as_words, fast_path, offset
 from engines._game import POLICY_WIDTH
-from engines._rng import rng_below, rng_below_words, rng_uniform
+from engines._rng import rng_below, rng_below_words, rng_next, rng_seed, rng_uniform
 from engines._standings import lead_story_at
 from engines.rum_rebellion import POLICIES
 from engines.rum_rebellion.data import (
@@ -127,6 +127,29 @@ H_ANN_THIN = _H.ann_thin
 H_RC_RESERVE = _H.rc_reserve
 HEURISTIC_RISK = 0.5       # the house-rule decisions it takes from threshold(0.5)
 TOL = 1e-9                 # policies.TOL
+ROLLOUT = POLICIES["rollout"].slots().CODE
+RO_SAMPLES = POLICIES["rollout"].slots().samples
+RO_CONFIDENCE = POLICIES["rollout"].slots().confidence
+RO_FROM_LEVEL = POLICIES["rollout"].slots().from_level
+MAX_SAMPLES = int(POLICIES["rollout"].params[0].high)
+
+F_OWN = (1 + MAXP) * MAXP * PW   # floats: the seats' own rows (setup_block)
+F_FIRST = F_OWN + MAXP * PW      # floats: a search's playouts of the base's answer
+
+# where a turn is taken up again (reference.START ... reference.ANNOUNCE)
+START = 0
+COUP = 3
+LEVEL_UP = 4
+INCOME = 7
+SQUARE = 8
+ANNOUNCE = 9
+# the rollout's searched decisions (policies.RolloutPolicy), 0: none
+K_LEVEL_UP = 1
+K_MAJOR = 2
+K_CRIME = 3
+K_CHALLENGE = 4
+K_BUY = 5
+K_ANNOUNCE = 6
 
 # ---------------------------------------------------------------- the flat state: header
 S_P = 0
@@ -171,7 +194,20 @@ MAX_OFFERS = 4 * (MAXP - 1)
 S_CV_SEEN = S_OFFERS + 4 * MAX_OFFERS   # Court Verdict cards drawn since the last shuffle
 S_CV_SEEN_FINES = S_CV_SEEN + 1         # ... of which FINE
 S_CV_SEEN_GAOLS = S_CV_SEEN + 2         # ... of which GAOL
-S_SEATS = S_CV_SEEN + 3
+# where play stands, so that a game can stop at a searched decision and go on from it
+S_SEAT = S_CV_SEEN + 3    # whose turn (seat) in this round
+S_CHAIN = S_SEAT + 1      # free turns from doubles the seat has had in this chain
+S_SKIP = S_CHAIN + 1      # the next free turn skips S1 (doubles_after_penalty=take_anyway)
+S_STEP = S_SKIP + 1       # the seat's turn goes on from this step (START: a new turn)
+S_DOUBLES = S_STEP + 1    # the current turn's dice were doubles
+S_FORCE_KIND = S_DOUBLES + 1  # a searched decision answered in advance (K_*; 0: none) ...
+S_FORCED = S_FORCE_KIND + 1   # ... with this answer (consumed where it is next asked)
+S_PENDING = S_FORCED + 1  # a searching seat stopped the game at this decision (K_*; 0: none)
+S_PSTEP = S_PENDING + 1   # ... asked in this step
+S_PBASE = S_PSTEP + 1     # ... where its base answers this
+S_PLAYOUT = S_PBASE + 1   # 1 in a playout: each turn draws from its own world (turn_key) ...
+S_WORD = S_PLAYOUT + 1    # ... seeded by the playout's word
+S_SEATS = S_WORD + 1
 # per seat: MAXP slots each
 S_LEVEL = S_SEATS
 S_POS = S_LEVEL + MAXP
@@ -186,7 +222,10 @@ S_ANN_TURN = S_ANN_ROUND + MAXP
 S_OFFER_SPELL = S_ANN_TURN + MAXP
 S_NOWED = S_OFFER_SPELL + MAXP    # notes the seat owes
 S_NCARDS = S_NOWED + MAXP         # Vote cards the seat holds (vote_model=cards_5_10)
-S_HEADER = S_NCARDS + MAXP
+S_SEARCH = S_NCARDS + MAXP        # 1: the seat searches (a rollout in the game, not a playout)
+S_SAMPLES = S_SEARCH + MAXP       # a rollout seat's playouts per candidate
+S_FROM_LEVEL = S_SAMPLES + MAXP   # ... and the level from which it searches
+S_HEADER = S_FROM_LEVEL + MAXP
 
 # a note: four ints at S_O_NOTES + NOTE_SIZE * i
 N_DEBTOR = 0
@@ -360,6 +399,29 @@ def buys(price, value, risk):
 def crime_limit(risk):
     """policies.crime_limit: floor(6r + 1e-9)."""
     return np.int64(np.floor(6.0 * risk + 1e-9))
+
+
+@njit(**STEP_INLINE)
+def _asks(s, p):
+    """Whether seat p's decision here is a searched one: answered in advance (a playout, or
+    the game going on after a search), or p searches."""
+    return s[S_FORCE_KIND] != 0 or s[S_SEARCH + p] != 0
+
+
+@njit(**STEP_INLINE)
+def _decide(s, p, kind, step, base):
+    """A searched decision (``kind``) of seat p, asked in ``step``, where its base answers
+    ``base``: the answer given in advance, if any (once); else, when p searches, the game
+    stops here (``S_PENDING``; the caller returns at once, nothing changed) to be searched
+    and taken up again at ``step``; else ``base``."""
+    if s[S_FORCE_KIND] == kind and s[S_ACTIVE] == p:
+        s[S_FORCE_KIND] = 0
+        return s[S_FORCED]
+    if s[S_SEARCH + p] and s[S_LEVEL + p] >= s[S_FROM_LEVEL + p]:
+        s[S_PENDING] = kind
+        s[S_PSTEP] = step
+        s[S_PBASE] = base
+    return base
 
 
 # ================================================================ the Bond Store
@@ -1005,14 +1067,18 @@ def _major_takes_card(s, g, pol, rg, p):
 
 
 @njit(**STEP_INLINE)
-def on_pass_start(s, g, pol, rg, p):
-    """ON_PASS_START: count the pass (notes become transferable), then the level's income."""
-    s[S_PASSES + p] += 1
-    s[S_ROT + p] += 1
+def pass_income(s, g, pol, rg, p):
+    """reference.pass_income: the level's income, or the Major's choice (the pass of Start
+    is counted first: ON_PASS_START)."""
     level = s[S_LEVEL + p]
     major = s[S_MAJOR + p]
     if level == RUM_CORPS and major and s[S_PACK_N] > 0:
-        if _major_takes_card(s, g, pol, rg, p):
+        take = _major_takes_card(s, g, pol, rg, p)
+        if _asks(s, p):
+            take = _decide(s, p, K_MAJOR, INCOME, 1 if take else 0) != 0
+            if s[S_PENDING]:
+                return
+        if take:
             store_pays(s, g, p, g[R.major_vote_option_barrels])
             gain_card(s, g, p, _pack_pop(s))
             return
@@ -1172,12 +1238,16 @@ def crime(s, g, pol, rg, p, c):
     """Optional crime: WIN pays, LOSE goes to court (Go Free, Fine, Gaol)."""
     code = int(pol[p * PW])
     if code == RANDOM:
-        if not _yes(rg, p):
-            return
+        yes = _yes(rg, p)
     elif code == HEURISTIC:
-        if not h_commit_crime(s, g, pol, p, c):
+        yes = h_commit_crime(s, g, pol, p, c)
+    else:
+        yes = c <= crime_limit(pol[p * PW + RISK])
+    if _asks(s, p):
+        yes = _decide(s, p, K_CRIME, SQUARE, 1 if yes else 0) != 0
+        if s[S_PENDING]:
             return
-    elif c > crime_limit(pol[p * PW + RISK]):
+    if not yes:
         return
     s[S_CRIMES] += 1
     if draw_win_lose(s, g, pol, rg, p) == WIN:
@@ -1242,8 +1312,6 @@ def challenge(s, g, pol, rg, p):
                 break
     elif code == HEURISTIC:
         q = h_challenge(s, g, pol, p, need, same, best_ann >= 0)
-        if q < 0:
-            return
     else:
         if best_ann >= 0:
             q = best_ann
@@ -1252,7 +1320,13 @@ def challenge(s, g, pol, rg, p):
             margin = 10 if code == THRESHOLD else 20
             if not (s[S_VOTES + q] >= g[R.votes_for_coup] - margin
                     or (code == THRESHOLD and pol[p * PW + RISK] >= 0.5)):
-                return
+                q = -1
+    if _asks(s, p):
+        q = _decide(s, p, K_CHALLENGE, SQUARE, q)
+        if s[S_PENDING]:
+            return
+    if q < 0:
+        return
     s[S_CHALLENGES] += 1
     stake = g[R.challenge_stake]
     if draw_win_lose(s, g, pol, rg, p) == WIN:
@@ -1286,9 +1360,9 @@ def buy_vote_cards(s, g, pol, rg, p):
             affordable = s[S_BARRELS + p] >= most
         if not affordable:
             return
+        yes = True
         if code == RANDOM:
-            if not _yes(rg, p):
-                return
+            yes = _yes(rg, p)
         elif code == HEURISTIC:
             o = p * PW
             if visible:
@@ -1305,11 +1379,9 @@ def buy_vote_cards(s, g, pol, rg, p):
                     sum_price += g[op + s[op_ + i]]
                     sum_value += g[ov + s[op_ + i]]
                 score = sum_value * pol[o + H_VOTE_WORTH] - sum_price
-            if not score >= -TOL:
-                return
+            yes = score >= -TOL
         elif visible:
-            if not buys(price, g[ov + card], pol[p * PW + RISK]):
-                return
+            yes = buys(price, g[ov + card], pol[p * PW + RISK])
         else:
             o = s[S_O_PACK] + s[S_PACK_HEAD]
             sum_price = 0
@@ -1317,8 +1389,13 @@ def buy_vote_cards(s, g, pol, rg, p):
             for i in range(n):
                 sum_price += g[op + s[o + i]]
                 sum_value += g[ov + s[o + i]]
-            if not buys(sum_price, sum_value, pol[p * PW + RISK]):
+            yes = buys(sum_price, sum_value, pol[p * PW + RISK])
+        if g[R.max_vote_buys_per_landing] == 1 and _asks(s, p):
+            yes = _decide(s, p, K_BUY, SQUARE, 1 if yes else 0) != 0
+            if s[S_PENDING]:
                 return
+        if not yes:
+            return
         pay_store(s, p, price)
         _pack_pop(s)
         gain_card(s, g, p, card)
@@ -1503,9 +1580,15 @@ def s3_coup_window(s, g, pol, rg, p):
         if not coup_eligible(s, g, p):
             return False
         code = int(pol[p * PW])
-        if code == RANDOM and not _yes(rg, p):
-            return False
-        if code == HEURISTIC and not h_announce(s, g, pol, p):
+        if code == RANDOM:
+            yes = _yes(rg, p)
+        else:
+            yes = code != HEURISTIC or h_announce(s, g, pol, p)
+        if _asks(s, p):
+            yes = _decide(s, p, K_ANNOUNCE, COUP, 1 if yes else 0) != 0
+            if s[S_PENDING]:
+                return False
+        if not yes:
             return False
     else:
         ann = s[S_ANN_ROUND + p]
@@ -1528,22 +1611,34 @@ def s3_coup_window(s, g, pol, rg, p):
 def s4_level_up(s, g, pol, rg, p):
     """S4: move up (optional), at most max_level_ups_per_turn levels."""
     random = int(pol[p * PW]) == RANDOM
+    searched = g[R.max_level_ups_per_turn] == 1
     for _ in range(g[R.max_level_ups_per_turn]):
         level = s[S_LEVEL + p]
         barrels = s[S_BARRELS + p]
         if (level == CONVICT and barrels >= g[R.ticket_cost]
                 and s[S_ROT + p] >= g[R.non_parole_rotations]):
-            if random and not _yes(rg, p):
+            yes = not random or _yes(rg, p)
+            if searched and _asks(s, p):
+                yes = _decide(s, p, K_LEVEL_UP, LEVEL_UP, 1 if yes else 0) != 0
+                if s[S_PENDING]:
+                    return
+            if not yes:
                 return
             cost = barrels if g[R.ticket_cost_mode] == 1 else g[R.ticket_cost]
             pay_store(s, p, cost)
             take_tickets(s, g, p)
         elif (level == TICKET_OF_LEAVE and barrels >= g[R.commission_cost]
               and s[S_ROT + p] >= g[R.tol_min_rotations] and s[S_NOWED + p] == 0):
-            if random and not _yes(rg, p):
-                return
-            if (int(pol[p * PW]) == HEURISTIC and not barrels - g[R.commission_cost]
-                    >= pol[p * PW + H_RC_RESERVE] - TOL):
+            if random:
+                yes = _yes(rg, p)
+            else:
+                yes = (int(pol[p * PW]) != HEURISTIC or barrels - g[R.commission_cost]
+                       >= pol[p * PW + H_RC_RESERVE] - TOL)
+            if searched and _asks(s, p):
+                yes = _decide(s, p, K_LEVEL_UP, LEVEL_UP, 1 if yes else 0) != 0
+                if s[S_PENDING]:
+                    return
+            if not yes:
                 return
             pay_store(s, p, g[R.commission_cost])
         else:
@@ -1579,55 +1674,88 @@ def s9_announce(s, g, pol, rg, p):
     if not coup_eligible(s, g, p):
         return
     code = int(pol[p * PW])
-    if code == RANDOM and not _yes(rg, p):
-        return
-    if code == HEURISTIC and not h_announce(s, g, pol, p):
+    if code == RANDOM:
+        yes = _yes(rg, p)
+    else:
+        yes = code != HEURISTIC or h_announce(s, g, pol, p)
+    if _asks(s, p):
+        yes = _decide(s, p, K_ANNOUNCE, ANNOUNCE, 1 if yes else 0) != 0
+        if s[S_PENDING]:
+            return
+    if not yes:
         return
     s[S_ANN_ROUND + p] = s[S_ROUND]
     s[S_ANN_TURN + p] = s[S_TURN_ID]
 
 
 @njit(**STEP_INLINE)
-def take_turn(s, g, f, pol, rg, sc, p, skip_s1):
-    """One pass through S1-S9; returns T_PLAYED | T_DOUBLES | T_PENALISED bits."""
-    s[S_TURN_ID] += 1
-    s[S_ACTIVE] = p
-    s[S_MARKERS_GAINED] = 0
-    # S1
-    if not skip_s1 and s[S_MISSED + p] > 0:
-        s[S_MISSED + p] -= 1
-        if not (g[R.sneak_on] and rng_uniform(rg) < f[F.sneak_turn_probability]):
+def take_turn(s, g, f, pol, rg, sc, p, skip_s1, step):
+    """One pass through S1-S9, or the rest of it from ``step`` (reference.take_turn);
+    returns T_PLAYED | T_DOUBLES | T_PENALISED bits, or 0 with ``S_PENDING`` set when a
+    searching seat stopped the game at a decision."""
+    if step == START:
+        s[S_TURN_ID] += 1
+        s[S_ACTIVE] = p
+        s[S_MARKERS_GAINED] = 0
+        s[S_DOUBLES] = 0
+        if s[S_PLAYOUT]:   # reference.turn_key
+            rng_seed(rg, np.uint64(s[S_WORD]),
+                     np.uint64((s[S_ROUND] * 8 + p) * 1024 + s[S_CHAIN]), np.uint64(0))
+        # S1
+        if not skip_s1 and s[S_MISSED + p] > 0:
+            s[S_MISSED + p] -= 1
+            if not (g[R.sneak_on] and rng_uniform(rg) < f[F.sneak_turn_probability]):
+                return 0
+        s[S_TURNS] += 1
+        s2_redemption(s, g, pol, rg, sc, p)
+        if g[R.allow_vote_trading]:
+            s2_vote_trade(s, g, pol, rg, p)
+    if step <= COUP:
+        ends = s3_coup_window(s, g, pol, rg, p)
+        if s[S_PENDING]:
             return 0
-    s[S_TURNS] += 1
-    s2_redemption(s, g, pol, rg, sc, p)
-    if g[R.allow_vote_trading]:
-        s2_vote_trade(s, g, pol, rg, p)
-    if s3_coup_window(s, g, pol, rg, p) or s[S_WINNER] >= 0:
-        return T_PLAYED | (T_PENALISED if s[S_MARKERS_GAINED] else 0)
-    s4_level_up(s, g, pol, rg, p)
-    if s[S_STORE] == 0:
-        s5_store_shortage(s, g, pol, rg, p)
-    redeem_any_time(s, g, sc)
-    w = rg
-    d1 = 1 + rng_below(w, 6)
-    d2 = 1 + rng_below(w, 6)
-    # S7
-    level = s[S_LEVEL + p]
-    L = g[G_BLEN + level]
-    new = s[S_POS + p] + d1 + d2
-    if g[R.start_landing_counts_as_pass]:
-        passes = new >= L
-    else:
-        passes = new > L
-    s[S_POS + p] = new - L if new >= L else new
-    if passes:
-        on_pass_start(s, g, pol, rg, p)
-    redeem_any_time(s, g, sc)
-    s8_resolve(s, g, pol, rg, sc, p)
-    redeem_any_time(s, g, sc)
+        if ends or s[S_WINNER] >= 0:
+            return T_PLAYED | (T_PENALISED if s[S_MARKERS_GAINED] else 0)
+    if step <= INCOME:
+        if step <= LEVEL_UP:
+            s4_level_up(s, g, pol, rg, p)
+            if s[S_PENDING]:
+                return 0
+            if s[S_STORE] == 0:
+                s5_store_shortage(s, g, pol, rg, p)
+            redeem_any_time(s, g, sc)
+            w = rg
+            d1 = 1 + rng_below(w, 6)
+            d2 = 1 + rng_below(w, 6)
+            s[S_DOUBLES] = 1 if d1 == d2 else 0
+            # S7
+            level = s[S_LEVEL + p]
+            L = g[G_BLEN + level]
+            new = s[S_POS + p] + d1 + d2
+            if g[R.start_landing_counts_as_pass]:
+                passes = new >= L
+            else:
+                passes = new > L
+            s[S_POS + p] = new - L if new >= L else new
+            if passes:   # ON_PASS_START: the pass is counted, then its income
+                s[S_PASSES + p] += 1
+                s[S_ROT + p] += 1
+                pass_income(s, g, pol, rg, p)
+        else:
+            pass_income(s, g, pol, rg, p)
+        if s[S_PENDING]:
+            return 0
+        redeem_any_time(s, g, sc)
+    if step <= SQUARE:
+        s8_resolve(s, g, pol, rg, sc, p)
+        if s[S_PENDING]:
+            return 0
+        redeem_any_time(s, g, sc)
     s9_announce(s, g, pol, rg, p)
+    if s[S_PENDING]:
+        return 0
     out = T_PLAYED
-    if d1 == d2:
+    if s[S_DOUBLES]:
         out |= T_DOUBLES
     if s[S_MARKERS_GAINED]:
         out |= T_PENALISED
@@ -1636,29 +1764,35 @@ def take_turn(s, g, f, pol, rg, sc, p, skip_s1):
 
 @njit(**STEP_INLINE)
 def play_seat(s, g, f, pol, rg, sc, p):
-    """A seat's turn and the free turns its doubles earn (S10)."""
-    chain = 0
-    skip_s1 = False
+    """A seat's turn and the free turns its doubles earn (S10), from where ``S_CHAIN``,
+    ``S_SKIP`` and ``S_STEP`` say; False when a searching seat stopped the game."""
     max_doubles = g[R.max_consecutive_doubles]
     while True:
-        res = take_turn(s, g, f, pol, rg, sc, p, skip_s1)
+        res = take_turn(s, g, f, pol, rg, sc, p, s[S_SKIP], s[S_STEP])
+        if s[S_PENDING]:
+            return False
+        s[S_STEP] = START
         if s[S_WINNER] >= 0 or not (res & T_DOUBLES) or s[S_OVERFLOW]:
-            return
-        chain += 1
+            break
+        chain = s[S_CHAIN] + 1
+        s[S_CHAIN] = chain
         if max_doubles and chain >= max_doubles:
-            return
+            break
         if chain >= DOUBLES_CHAIN_CAP:
             s[S_CAP_HITS] += 1
-            return
-        skip_s1 = False
+            break
+        s[S_SKIP] = 0
         if res & T_PENALISED:
             mode = g[R.doubles_after_penalty]
             if mode == 0:
-                return
+                break
             if mode == 1:
                 s[S_MISSED + p] -= 1
-                return
-            skip_s1 = True
+                break
+            s[S_SKIP] = 1
+    s[S_CHAIN] = 0
+    s[S_SKIP] = 0
+    return True
 
 
 @njit(**STEP_INLINE)
@@ -1691,6 +1825,161 @@ def round_leader(s, P):
 
 
 @njit(**STEP)
+def advance(s, g, f, pol, rg, sc, lead, record):
+    """Play on from where the state stands (``S_SEAT`` ...) until the game ends (True) or a
+    searching seat stops it at a decision (False, ``S_PENDING``). ``record``: note each
+    round's leader in ``lead`` (the game; a playout does not)."""
+    P = s[S_P]
+    max_rounds = g[R.max_rounds]
+    while True:
+        p = s[S_SEAT]
+        if not play_seat(s, g, f, pol, rg, sc, p):
+            return False
+        if s[S_OVERFLOW]:
+            return True
+        if s[S_WINNER] < 0 and p + 1 < P:
+            s[S_SEAT] = p + 1
+            continue
+        if record:
+            lead[s[S_ROUND] - 1] = round_leader(s, P)   # the round's end (or the coup's moment)
+        if s[S_WINNER] >= 0:
+            return True
+        if s[S_ROUND] >= max_rounds:
+            s[S_CAPPED] = 1
+            return True
+        s[S_ROUND] += 1
+        s[S_SEAT] = 0
+
+
+# ================================================================ rollout (policies.RolloutPolicy)
+
+
+@njit(**STEP)
+def resample(c, g, rg):
+    """policies.resample: what no player can see, re-dealt from ``rg``: the unseen part of the
+    Win/Lose deck (not under iid), of the Court Verdict deck, the Vote pack below its top
+    (all of it when the top is not shown), the unsold tickets."""
+    n = g[G_N_WL]
+    seen = c[S_WL_SEEN]
+    if g[R.win_lose_after_draw] == 0 and seen < n:
+        _rotate_to_top(c, c[S_O_WL], n, c[S_WL_HEAD])
+        c[S_WL_HEAD] = 0
+        _shuffle(rg, c, c[S_O_WL], n - seen)
+    n = g[G_N_CV]
+    seen = c[S_CV_SEEN]
+    if seen < n:
+        _rotate_to_top(c, c[S_O_CV], n, c[S_CV_HEAD])
+        c[S_CV_HEAD] = 0
+        _shuffle(rg, c, c[S_O_CV], n - seen)
+    top = 1 if g[R.vote_top_visible] else 0
+    if c[S_PACK_N] > top:
+        _shuffle(rg, c, c[S_O_PACK] + c[S_PACK_HEAD] + top, c[S_PACK_N] - top)
+    _shuffle(rg, c, S_TDECK, c[S_TDECK_N])
+
+
+@njit(**STEP)
+def win_value(c, g, p):
+    """reference.wins(c)[p]: 1 for p's coup; a capped game 0, or its share of the best score
+    under cap_resolution=progress."""
+    if c[S_WINNER] >= 0:
+        return 1.0 if c[S_WINNER] == p else 0.0
+    if not (c[S_CAPPED] and g[R.cap_resolution]):
+        return 0.0
+    mine = progress_score(c, p)
+    n_best = 0
+    for q in range(c[S_P]):
+        score = progress_score(c, q)
+        if score > mine:
+            return 0.0
+        if score == mine:
+            n_best += 1
+    return 1.0 / n_best
+
+
+@njit(**STEP)
+def playout(s, g, f, pp, sc, c, prg, p, kind, step, answer, word):
+    """One playout (RolloutPolicy.playout): the game copied to ``c``, its hidden decks
+    re-dealt from the world ``Rng(word, 0, 0)`` (in ``prg``), the searched step run again
+    with ``answer``, then to the end, every seat playing the rows at ``pp``; its worth."""
+    for i in range(state_size(g, s[S_NOTE_CAP])):
+        c[i] = s[i]
+    for q in range(MAXP):
+        c[S_SEARCH + q] = 0
+    c[S_PENDING] = 0
+    c[S_PLAYOUT] = 1
+    c[S_WORD] = np.int64(word)
+    c[S_FORCE_KIND] = kind
+    c[S_FORCED] = answer
+    c[S_STEP] = step
+    rng_seed(prg, np.uint64(word), np.uint64(0), np.uint64(0))
+    resample(c, g, prg)
+    advance(c, g, f, pp, prg, sc, c, False)
+    if c[S_OVERFLOW]:
+        s[S_OVERFLOW] = 1   # the game is played again with room for more notes
+        return 0.0
+    return win_value(c, g, p)
+
+
+@njit(**STEP)
+def rollout_decide(s, g, f, fl, rg, sc, c, words, cands, prg):
+    """RolloutPolicy.search at the decision the game stopped at (``S_PENDING``): the base's
+    answer first, then the other options (a challenge: none, then the targets in turn order
+    after the seat); ``samples`` words from the seat's stream; the candidate with the best
+    lead over the base's answer on the common playouts, if it passes the paired test."""
+    p = s[S_ACTIVE]
+    kind = s[S_PENDING]
+    step = s[S_PSTEP]
+    base = s[S_PBASE]
+    cands[0] = base
+    nc = 1
+    if kind == K_CHALLENGE:
+        need = max(g[R.challenge_min_votes], g[R.challenge_stake])
+        same = g[R.challenge_targets] == 1
+        P = s[S_P]
+        if base != -1:
+            cands[nc] = -1
+            nc += 1
+        q = p
+        for _ in range(1, P):
+            q = _next_seat(q, P)
+            if s[S_VOTES + q] < need or (same and s[S_LEVEL + q] != s[S_LEVEL + p]):
+                continue
+            if q != base:
+                cands[nc] = q
+                nc += 1
+    else:
+        cands[1] = 1 - base
+        nc = 2
+    samples = s[S_SAMPLES + p]
+    own = offset(rg, 4 * (1 + p))
+    for j in range(samples):
+        words[j] = rng_next(own)
+    pp = offset(fl, (1 + p) * MAXP * PW)
+    z = fl[F_OWN + p * PW + RO_CONFIDENCE]
+    first = offset(fl, F_FIRST)
+    for j in range(samples):
+        first[j] = playout(s, g, f, pp, sc, c, prg, p, kind, step, base, words[j])
+        if s[S_OVERFLOW]:
+            return base
+    best = 0
+    best_lead = 0.0
+    for i in range(1, nc):
+        lead = 0.0
+        spread = 0.0
+        for j in range(samples):
+            d = playout(s, g, f, pp, sc, c, prg, p, kind, step, cands[i], words[j]) - first[j]
+            if s[S_OVERFLOW]:
+                return base
+            lead += d
+            spread += d * d
+        if lead > z * np.sqrt(spread) + TOL and lead > best_lead + TOL:
+            best = i
+            best_lead = lead
+    return cands[best]
+
+
+
+@njit(**STEP)
 def play_one(ints, floats, rng, g, f, pol, P, seed, game, note_cap, out):
     """Game ``game`` of ``seed`` (the ``engines._fast`` contract): played in ``ints`` (the
     state, then the leader of every round ``lead``, then the scratch ``sc``), its outcome row
@@ -1706,20 +1995,34 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, note_cap, out):
     sc = offset(ints, n_state + max_rounds)
     rg = rng
     setup(s, g, rg, sc, P, note_cap)
-    while True:
-        for p in range(P):
-            play_seat(s, g, f, pol, rg, sc, p)
-            if s[S_WINNER] >= 0 or s[S_OVERFLOW]:
-                break
+    # every seat plays its row in ``floats`` (setup_block: a rollout seat's is its base's)
+    pe = floats
+    searching = False
+    for p in range(P):
+        if int(pol[p * PW]) == ROLLOUT:
+            s[S_SEARCH + p] = 1
+            s[S_SAMPLES + p] = np.int64(pol[p * PW + RO_SAMPLES])
+            s[S_FROM_LEVEL + p] = np.int64(pol[p * PW + RO_FROM_LEVEL])
+            searching = True
+    if searching:   # a playout's copy of the state, its world stream, words and candidates
+        copy = offset(sc, max(note_cap + 1, g[G_N_CARDS]))
+        prg = as_words(offset(copy, n_state))
+        words = offset(prg, 4 * (1 + MAXP))
+        cands = offset(copy, n_state + 4 * (1 + MAXP) + MAX_SAMPLES)
+    else:
+        copy = sc
+        prg = as_words(sc)
+        words = prg
+        cands = sc
+    while not advance(s, g, f, pe, rg, sc, lead, True):
+        # a searching seat's decision: searched, then the game goes on with the answer
+        answer = rollout_decide(s, g, f, pe, rg, sc, copy, words, cands, prg)
         if s[S_OVERFLOW]:
             break
-        lead[s[S_ROUND] - 1] = round_leader(s, P)   # the round's end (or the coup's moment)
-        if s[S_WINNER] >= 0:
-            break
-        if s[S_ROUND] >= max_rounds:
-            s[S_CAPPED] = 1
-            break
-        s[S_ROUND] += 1
+        s[S_FORCE_KIND] = s[S_PENDING]
+        s[S_FORCED] = answer
+        s[S_STEP] = s[S_PSTEP]
+        s[S_PENDING] = 0
     if s[S_OVERFLOW]:
         return False
     # the outcome row (reference.outcome)
@@ -1766,10 +2069,30 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, note_cap, out):
 
 
 def sizes(g: np.ndarray, players: int, note_cap: int) -> tuple[int, int]:
-    """The state with ``note_cap`` notes, the leader of every round (``max_rounds``), then the
-    scratch for redemptions and hand-overs."""
-    return (int(state_size(g, note_cap)) + int(g[R.max_rounds])
-            + max(note_cap + 1, int(g[G_N_CARDS])), 0)
+    """Ints: the state with ``note_cap`` notes, the leader of every round (``max_rounds``),
+    the scratch for redemptions and hand-overs, then a rollout's: a playout's copy of the
+    state, its world stream (room for every stream), the words and the candidates. Floats:
+    the rows the seats play (``setup_block``), then each seat's playouts' rows."""
+    n_state = int(state_size(g, note_cap))
+    return (n_state + int(g[R.max_rounds]) + max(note_cap + 1, int(g[G_N_CARDS]))
+            + n_state + 4 * (1 + MAXP) + MAX_SAMPLES + MAXP + 1, F_FIRST + MAX_SAMPLES)
+
+
+@njit(cache=True)
+def setup_block(ints, floats, g, f, pol, P, cap):
+    """The rows the seats play, at ``floats[p * PW]``: each seat's own, a rollout seat's its
+    base's (``pol`` row P + p), which it plays at every decision it does not search; then
+    for each seat p, at ``floats[(1 + p) * MAXP * PW]``, its playouts' rows: every seat its
+    base's; then at ``F_OWN`` every seat's own row (a rollout's parameters)."""
+    for p in range(P):
+        src = (P + p) * PW if int(pol[p * PW]) == ROLLOUT else p * PW
+        for i in range(PW):
+            floats[p * PW + i] = pol[src + i]
+        for q in range(P):
+            for i in range(PW):
+                floats[(1 + p) * MAXP * PW + q * PW + i] = pol[(P + p) * PW + i]
+        for i in range(PW):
+            floats[F_OWN + p * PW + i] = pol[p * PW + i]
 
 
 def notes_capacity(replay: int) -> int:
@@ -1777,4 +2100,5 @@ def notes_capacity(replay: int) -> int:
     return NOTE_CAP * 4 ** replay
 
 
-FAST = fast_path(__name__, play_one, sizes, data=encode_data, capacity=notes_capacity)
+FAST = fast_path(__name__, play_one, sizes, setup_block=setup_block, data=encode_data,
+                 capacity=notes_capacity)

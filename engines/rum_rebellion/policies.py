@@ -6,6 +6,11 @@
 * ``heuristic`` — every decision scored by declared, named features (card-counted
   odds, the rivals' coup threat, votes and barrels needed); at its defaults it
   makes exactly ``threshold(0.5)``'s decisions. It draws no random numbers.
+* ``rollout``   — flat Monte Carlo (:class:`RolloutPolicy`) at six decisions, every
+  seat of a playout playing its ``base`` policy. At each searched decision it draws
+  ``samples`` words from its stream (``next_u64``), one per playout, and nothing
+  else; a playout's world is ``Rng(word, 0, 0)``, so the game's world stream never
+  moves for it.
 
 One method per decision ID of spec §6.2; the engine asks a decision only when
 it has at least two legal options, so a forced decision never draws a random
@@ -27,10 +32,12 @@ buy iff ``10 * price <= value * (6 + 8 * risk)``; commit a crime iff
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import math
 
 from engines._rng import Rng
-from engines.rum_rebellion import POLICIES
+from engines.rum_rebellion import POLICIES, reference
 from engines.rum_rebellion.data import (
     CONVICT,
     FINE,
@@ -40,7 +47,14 @@ from engines.rum_rebellion.data import (
     TICKET_OF_LEAVE,
     WIN,
 )
-from engines.rum_rebellion.reference import next_win_lose_odds, owes_notes
+from engines.rum_rebellion.reference import (
+    COUP,
+    INCOME,
+    LEVEL_UP,
+    SQUARE,
+    next_win_lose_odds,
+    owes_notes,
+)
 from engines.rum_rebellion.rules import CRIME_VALUE
 
 # ================================================================ random (P1)
@@ -401,6 +415,169 @@ class HeuristicPolicy(ThresholdPolicy):
                 + self.ann_later * (later - 0.5) + self.ann_thin * thin >= -TOL)
 
 
+# ================================================================ rollout
+
+
+class RolloutPolicy:
+    """Flat Monte Carlo at six decisions; ``base`` (threshold or the expert) everywhere else.
+
+    Searched: ``level_up`` (under max_level_ups_per_turn=1), ``major_income``,
+    ``commit_crime``, ``challenge``, ``buy_vote`` (under max_vote_buys_per_landing=1)
+    and ``announce_coup`` -- the decisions of a turn that a playout can take up again
+    at the step that asks them (``reference.take_turn``'s ``step``). Not searched:
+    redemptions (base: always), the empty Store's sale, promotion (both always taken,
+    and rare), side bets and vote trades (house rules; asked out of turn or mid-S2).
+
+    Only while the seat is at least on level ``from_level`` (below it: the base's
+    answer, no draws). The candidates are the base's own answer first, then the other
+    options in spec §6.2 order (a challenge: none, then the targets in turn order after
+    the seat). ``samples`` words are drawn from the seat's stream first (as
+    ``engines._play.flat_monte_carlo`` draws them); every candidate is played once per
+    word (common random playouts) on a copy of the table whose world is
+    ``Rng(word, 0, 0)``: first what the seat cannot see is re-dealt (:func:`resample`),
+    then the decision's step runs again with the candidate as the answer, and the game
+    is played to its end, every seat (this one too) playing ``base``; each later turn
+    draws from its own world ``Rng(word, reference.turn_key(round, seat, chain), 0)``,
+    so a turn rolls the same dice in every candidate's playout (the options' playouts
+    differ by what the option changed). A playout is worth the seat's
+    ``win`` (1 for its coup, 0 otherwise; a capped game as ``reference.wins``).
+
+    A candidate's lead is the sum over the words of its playout's worth less the base
+    answer's; it replaces the base's answer only when its lead exceeds ``confidence`` x
+    sqrt(the sum of the squared differences) (a paired test over the playouts where the
+    two differ; 0: plain flat Monte Carlo, a strictly larger total) and is the largest
+    such lead (ties: the earlier candidate). Sums run over the words in order, the
+    candidates in order, on both paths.
+    """
+
+    def __init__(self, policy, rng: Rng):
+        self.rng = rng
+        self.samples = int(policy.param("samples"))
+        self.confidence = policy.param("confidence")
+        self.from_level = int(policy.param("from_level"))
+        self.base = build(policy.base, rng)   # threshold or heuristic: draws nothing
+
+    def __getattr__(self, name):
+        """The decisions it does not search are the base's."""
+        return getattr(self.base, name)
+
+    def search(self, t, p, decision: str, step: int, base, options):
+        if t.players[p].level < self.from_level:
+            return base
+        candidates = [base] + [o for o in options if o != base]
+        words = [self.rng.next_u64() for _ in range(self.samples)]
+        first = [self.playout(t, p, decision, step, candidates[0], w) for w in words]
+        best, best_lead = 0, 0.0
+        for i in range(1, len(candidates)):
+            lead = spread = 0.0
+            for j, word in enumerate(words):
+                d = self.playout(t, p, decision, step, candidates[i], word) - first[j]
+                lead += d
+                spread += d * d
+            if lead > self.confidence * math.sqrt(spread) + TOL and lead > best_lead + TOL:
+                best, best_lead = i, lead
+        return candidates[best]
+
+    def playout(self, t, p, decision: str, step: int, answer, word: int) -> float:
+        world = Rng(word, 0, 0)
+        c = clone(t, world)
+        resample(c, world)
+        c.playout_word = word
+        c.policies = [self.base] * c.P
+        c.policies[p] = Forced(self.base, decision, answer)
+        reference.play_rounds(c, p, step, c.chain)
+        return reference.wins(c)[p]
+
+    def level_up(self, t, p, level) -> bool:
+        base = self.base.level_up(t, p, level)
+        if t.rules.max_level_ups_per_turn != 1:
+            return base
+        return self.search(t, p, "level_up", LEVEL_UP, base, (True, False))
+
+    def major_income(self, t, p) -> bool:
+        return self.search(t, p, "major_income", INCOME, self.base.major_income(t, p),
+                           (False, True))
+
+    def commit_crime(self, t, p, value) -> bool:
+        return self.search(t, p, "commit_crime", SQUARE, self.base.commit_crime(t, p, value),
+                           (True, False))
+
+    def challenge(self, t, p, targets):
+        return self.search(t, p, "challenge", SQUARE, self.base.challenge(t, p, targets),
+                           [None, *targets])
+
+    def buy_vote(self, t, p) -> bool:
+        base = self.base.buy_vote(t, p)
+        if t.rules.max_vote_buys_per_landing != 1:
+            return base
+        return self.search(t, p, "buy_vote", SQUARE, base, (True, False))
+
+    def announce_coup(self, t, p) -> bool:
+        step = COUP if t.rules.coup_delay == "none" else reference.ANNOUNCE
+        return self.search(t, p, "announce_coup", step, self.base.announce_coup(t, p),
+                           (True, False))
+
+
+class Forced:
+    """A playout's searching seat: ``answer`` the first time ``decision`` is asked (the
+    decision played out), ``base`` for everything else."""
+
+    def __init__(self, base, decision: str, answer):
+        self.base = base
+        self.decision = decision
+        self.answer = answer
+
+    def __getattr__(self, name):
+        if name == self.decision:
+            self.decision = None
+
+            def forced(*args):
+                return self.answer
+            return forced
+        return getattr(self.base, name)
+
+
+def clone(t, world: Rng):
+    """A copy of the table to play on with ``world``: nothing it changes reaches ``t``."""
+    c = copy.copy(t)
+    c.world = world
+    c.players = [dataclasses.replace(pl, vote_cards=list(pl.vote_cards),
+                                     tickets=list(pl.tickets)) for pl in t.players]
+    c.notes = [dataclasses.replace(n) for n in t.notes]
+    c.win_lose = list(t.win_lose)
+    c.win_lose_seen = list(t.win_lose_seen)
+    c.court_verdict = list(t.court_verdict)
+    c.court_verdict_seen = list(t.court_verdict_seen)
+    c.vote_pack = list(t.vote_pack)
+    c.ticket_deck = list(t.ticket_deck)
+    c.ticket_owner = list(t.ticket_owner)
+    c.standings = []
+    c.log = c.events = None
+    c.observe = None
+    return c
+
+
+def resample(t, rng: Rng) -> None:
+    """Re-deal what no player can see (spec §6.1: the order of the face-down decks), from
+    ``rng``, in this order: the Win/Lose cards not seen since its last shuffle (the top
+    ``len(deck) - len(seen)``; none under iid or once a whole cycle has been seen), then
+    the Court Verdict deck's likewise, then the Vote pack below its face-up top card (the
+    whole pack under vote_top_visible=false), then the unsold Ticket of Leave cards."""
+    for deck, seen in ((t.win_lose, t.win_lose_seen), (t.court_verdict, t.court_verdict_seen)):
+        if deck is t.win_lose and t.rules.win_lose_after_draw == "iid":
+            continue
+        unseen = len(deck) - len(seen)
+        if unseen > 0:
+            hidden = deck[:unseen]
+            rng.shuffle(hidden)
+            deck[:unseen] = hidden
+    top = 1 if t.rules.vote_top_visible else 0
+    hidden = t.vote_pack[top:]
+    rng.shuffle(hidden)
+    t.vote_pack[top:] = hidden
+    rng.shuffle(t.ticket_deck)
+
+
 def build(policy, rng: Rng):
     """The reference decision maker for a declared ``Policy`` (engines._game.Policy)."""
     return BUILDERS[policy.name](policy, rng)
@@ -412,4 +589,5 @@ BUILDERS = {
     "threshold": lambda policy, rng: ThresholdPolicy(**policy.params()),
     "blocker": lambda policy, rng: BlockerPolicy(**policy.params()),
     "heuristic": lambda policy, rng: HeuristicPolicy(**policy.params()),
+    "rollout": lambda policy, rng: RolloutPolicy(policy, rng),
 }

@@ -74,6 +74,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engines._rng import Rng
 from engines._standings import lead_story, leader  # noqa: F401 (tests use leader)
 from engines.rum_rebellion.data import (
     BO,
@@ -174,6 +175,11 @@ class Table:
     turn_id: int = 0            # every turn started, skipped or played (a clock)
     active: int = 0
     markers_gained: bool = False  # in the current turn (S10)
+    doubles: bool = False       # the current turn's dice were doubles (S10)
+    chain: int = 0              # free turns the active seat has had in this chain (S10)
+    # A rollout's playout (policies.RolloutPolicy): each turn it starts draws from its own
+    # world, Rng(playout_word, turn_key(round, seat, chain), 0); None in a game.
+    playout_word: int | None = None
     winner: int | None = None
     capped: bool = False
     bond_store_seat: int = 0
@@ -752,12 +758,18 @@ def _own_ticket(t: Table, p: int, k: int) -> None:
 def on_pass_start(t: Table, p: int) -> None:
     """ON_PASS_START: count the pass (notes become transferable), then the level's income."""
     pl = t.players[p]
-    rules = t.rules
     pl.start_passes += 1
     pl.rotations += 1
     if t.narrating:
         t.say(f"    passes Start (rotation {pl.rotations} on this level)", "pass_start",
               seat=p, rotations=pl.rotations, start_passes=pl.start_passes)
+    pass_income(t, p)
+
+
+def pass_income(t: Table, p: int) -> None:
+    """The income of a pass of Start: the level's, or the Major's choice."""
+    pl = t.players[p]
+    rules = t.rules
     if pl.level == RUM_CORPS and pl.is_major and t.vote_pack:
         if t.policies[p].major_income(t, p):
             store_pays(t, p, rules.major_vote_option_barrels, "Major's income")
@@ -1188,42 +1200,74 @@ class TurnResult:
     penalised: bool = False    # Missed Turn markers were gained during the turn
 
 
-def take_turn(t: Table, p: int, skip_s1: bool = False) -> TurnResult:
-    """One pass through S1-S9 (S10 is ``play_seat``'s chain)."""
-    t.turn_id += 1
-    t.active = p
-    t.markers_gained = False
-    pl = t.players[p]
-    if t.narrating:
-        t.say(f"Round {t.round}, seat {p}: {LEVEL_NAMES[pl.level]}{' Major' if pl.is_major else ''}"
-              f" at {pl.position}, {_barrels(pl.barrels)}, {pl.votes} votes"
-              + (f", {pl.missed_turns} missed turn(s)" if pl.missed_turns else "")
-              + (f", owes {len(notes_owed(t, p))} note(s)" if owes_notes(t, p) else ""))
-    if not skip_s1 and not s1_missed_turn(t, p):
-        return TurnResult(False)
-    t.turns += 1
-    s2_redemption(t, p)
-    if s3_coup_window(t, p) or t.winner is not None:
+def turn_key(round_: int, seat: int, chain: int) -> int:
+    """A playout's turn's world: the same turn (round, seat, free turns before it) draws the
+    same dice whatever the option played out, so the options' playouts differ by what
+    the option changed, not by dice shifted onto other turns."""
+    return (round_ * 8 + seat) * 1024 + chain
+
+
+# Where a turn may be taken up again (``step``): the step of a decision, run again from its
+# start. A rollout's playout (policies.RolloutPolicy) goes on from the decision it plays out;
+# each of these steps asks it before it changes anything (the income: after the pass is
+# counted; a square: as the first thing it does).
+START = 0       # a new turn: S1 onwards
+COUP = 3        # S3 onwards (coup_delay=none asks announce_coup there)
+LEVEL_UP = 4    # S4 onwards
+INCOME = 7      # the income of the pass of Start just counted (S7), then S8 onwards
+SQUARE = 8      # S8 onwards
+ANNOUNCE = 9    # S9
+
+
+def take_turn(t: Table, p: int, skip_s1: bool = False, step: int = START) -> TurnResult:
+    """One pass through S1-S9 (S10 is ``play_seat``'s chain), or the rest of it from ``step``."""
+    if step == START:
+        t.turn_id += 1
+        t.active = p
+        t.markers_gained = False
+        t.doubles = False
+        if t.playout_word is not None:
+            t.world = Rng(t.playout_word, turn_key(t.round, p, t.chain), 0)
+        pl = t.players[p]
+        if t.narrating:
+            t.say(f"Round {t.round}, seat {p}: {LEVEL_NAMES[pl.level]}"
+                  f"{' Major' if pl.is_major else ''}"
+                  f" at {pl.position}, {_barrels(pl.barrels)}, {pl.votes} votes"
+                  + (f", {pl.missed_turns} missed turn(s)" if pl.missed_turns else "")
+                  + (f", owes {len(notes_owed(t, p))} note(s)" if owes_notes(t, p) else ""))
+        if not skip_s1 and not s1_missed_turn(t, p):
+            return TurnResult(False)
+        t.turns += 1
+        s2_redemption(t, p)
+    if step <= COUP and (s3_coup_window(t, p) or t.winner is not None):
         return TurnResult(True, False, t.markers_gained)
-    s4_level_up(t, p)
-    s5_store_shortage(t, p)
-    redeem_any_time(t)
-    d1, d2 = s6_roll(t, p)
-    s7_move(t, p, d1, d2)
-    redeem_any_time(t)
-    s8_resolve(t, p)
-    redeem_any_time(t)
+    if step <= INCOME:
+        if step <= LEVEL_UP:
+            s4_level_up(t, p)
+            s5_store_shortage(t, p)
+            redeem_any_time(t)
+            d1, d2 = s6_roll(t, p)
+            t.doubles = d1 == d2
+            s7_move(t, p, d1, d2)
+        else:
+            pass_income(t, p)
+        redeem_any_time(t)
+    if step <= SQUARE:
+        s8_resolve(t, p)
+        redeem_any_time(t)
     s9_announce(t, p)
-    return TurnResult(True, d1 == d2, t.markers_gained)
+    return TurnResult(True, t.doubles, t.markers_gained)
 
 
-def play_seat(t: Table, p: int) -> None:
-    """A seat's turn and the free turns its doubles earn (S10)."""
+def play_seat(t: Table, p: int, chain: int = 0, step: int = START) -> None:
+    """A seat's turn and the free turns its doubles earn (S10); from ``step`` of the turn
+    after ``chain`` free turns when a playout takes it up again."""
     rules = t.rules
-    chain = 0
     skip_s1 = False
     while True:
-        result = take_turn(t, p, skip_s1)
+        t.chain = chain
+        result = take_turn(t, p, skip_s1, step)
+        step = START
         if t.observe is not None:
             t.observe(t, "turn" if result.played else "skipped", p)
         if t.winner is not None or not result.doubles:
@@ -1257,14 +1301,17 @@ def play_seat(t: Table, p: int) -> None:
             t.say(f"  doubles: seat {p} takes a free turn")
 
 
-def play_rounds(t: Table) -> None:
-    """Rounds of seats 0..P-1 until a coup succeeds or max_rounds finishes."""
+def play_rounds(t: Table, seat: int = 0, step: int = START, chain: int = 0) -> None:
+    """Rounds of seats 0..P-1 until a coup succeeds or max_rounds finishes; this round from
+    ``seat``'s turn at ``step`` after ``chain`` free turns when a playout takes it up again."""
     while True:
-        for p in range(t.P):
-            play_seat(t, p)
+        for p in range(seat, t.P):
+            play_seat(t, p, chain, step)
+            chain, step = 0, START
             if t.winner is not None:
                 note_standing(t)   # the coup ends the round
                 return
+        seat = 0
         note_standing(t)
         if t.round >= t.rules.max_rounds:
             t.capped = True
