@@ -68,8 +68,8 @@ FIX = tuple(
 # deals: at the main player count with head to heads and ratings, at the others every
 # rung in every seat only. Sized for the report's time (the search rungs are slow).
 RUNGS = get_game(GAME).extra["ladder"]
-STRENGTH_DEALS = 600
-STRENGTH_OTHER_DEALS = 300
+STRENGTH_DEALS = 400
+STRENGTH_OTHER_DEALS = 200
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:

@@ -2,25 +2,20 @@
 name, labelled by name, resolved to the declared policy both paths play, encoded after the
 seats' rows, and refused in one line when it names no policy it can play."""
 
-import dataclasses
-
 import numpy as np
 import pytest
 
 from engines import get_game
-from engines._game import POLICY_WIDTH, Param, Policy
+from engines._game import POLICY_WIDTH, Policy
 from engines._rules import RulesError
 
 
 @pytest.fixture()
 def game():
-    """Rum & Pirates with a rollout that takes a playout policy (a copy: the game is shared)."""
+    """Rum & Pirates, whose rollout declares its playout policy (``base``)."""
     info = get_game("rum-and-pirates")
-    spec = info.policies["rollout"]
-    if spec.params[-1].policies is None:
-        spec = dataclasses.replace(spec, params=spec.params + (
-            Param("base", 0, "the playouts' policy", policies=("greedy", "expert")),))
-    return dataclasses.replace(info, policies={**info.policies, "rollout": spec})
+    assert info.policies["rollout"].params[-1].policies == ("greedy", "expert")
+    return info
 
 
 def test_parsed_and_labelled_by_name(game):

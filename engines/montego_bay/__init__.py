@@ -143,7 +143,9 @@ GAME = GameInfo(
     # order here; the rail has. The seat analysis re-seats players by their first worker's
     # rail position ("turn_order") and also shows win share per rail position itself
     # ("seat_views").
-    extra={"ladder": ("random", "greedy", "expert", "sampler"), "ladder_deals": 2_000,
+    extra={"ladder": ("random", "greedy", "expert",
+                     "sampler:base=expert:n_samples=64:q_myopic=0.3",
+                     "sampler:base=expert:n_samples=128:q_myopic=0.3"), "ladder_deals": 2_000,
            "seat_views": {"first rail position": "first_rail_pos_{seat}"},
            "turn_order": ("rail order", "first_rail_pos_{seat}")},
 )

@@ -154,5 +154,6 @@ GAME = GameInfo(
     summary="roll-and-move race for 2-6: convict, ticket of leave, Rum Corps, then a coup",
     # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and
     # the deals it plays by default (every rung on each).
-    extra={"ladder": ("random", "threshold", "expert"), "ladder_deals": 2_000},
+    extra={"ladder": ("random", "threshold", "expert",
+                     "rollout:base=expert:samples=32", "rollout:base=expert:samples=64"), "ladder_deals": 2_000},
 )

@@ -114,5 +114,6 @@ GAME = GameInfo(
     summary="solo card game: sail a boat along 16 ports collecting rum before they close",
     # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and
     # the deals it plays by default (every rung on each).
-    extra={"ladder": ("random", "greedy", "expert", "rollout"), "ladder_deals": 2_000},
+    extra={"ladder": ("random", "greedy", "expert",
+                     "rollout:base=expert:samples=8", "rollout:base=expert:samples=16"), "ladder_deals": 2_000},
 )
