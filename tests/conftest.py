@@ -42,3 +42,37 @@ def assert_same(info, rules, policy_text: str, players: int, seed: int, games: i
                     f"P={players}, seed {seed}, rules: {rules.describe()}); the first is game "
                     f"{game}: column (reference, fast) {diff}")
     return fast
+
+
+# Each page's strength ladder with the search rungs at the smallest budgets that still
+# double (the page's own budgets take minutes on the reference backend); the rungs below
+# are the page's own.
+QUICK_LADDERS = {
+    "rum-and-pirates": ("random", "greedy", "expert", "rollout:base=expert:samples=1:width=2",
+                        "rollout:base=expert:samples=2:width=2"),
+    "motines": ("random", "greedy", "expert", "rollout:base=expert:samples=1:width=2",
+                "rollout:base=expert:samples=2:width=2"),
+    "montego-bay": ("random", "greedy", "expert", "sampler:base=expert:n_samples=2",
+                    "sampler:base=expert:n_samples=4"),
+    "rum-rebellion": ("random", "threshold", "expert", "rollout:base=expert:samples=2",
+                      "rollout:base=expert:samples=4"),
+    "rum-runner": ("random", "greedy", "expert", "rollout:base=expert:samples=1",
+                   "rollout:base=expert:samples=2"),
+}
+
+
+def quick_ladder(mp: pytest.MonkeyPatch, module) -> None:
+    """Give the report page of ``module`` (``reports.<game>``) its quick strength ladder,
+    both as ``module.PAGE`` and in ``reports.build.PAGES``, for as long as ``mp`` lasts."""
+    import dataclasses
+
+    from reports.build import PAGES
+    from reports.sections.strength import Strength
+
+    page = module.PAGE
+    sections = tuple(dataclasses.replace(s, rungs=QUICK_LADDERS[page.game])
+                     if isinstance(s, Strength) else s for s in page.sections)
+    assert sections != page.sections, f"{page.game}'s page has no strength ladder"
+    quick = dataclasses.replace(page, sections=sections)
+    mp.setattr(module, "PAGE", quick)
+    mp.setitem(PAGES, page.game, quick)

@@ -13,6 +13,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import quick_ladder
 
 import reports.rum_runner as rr
 from engines.rum_runner.rules import Rules
@@ -30,6 +31,7 @@ def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "site"
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(rr, "ROLLOUT_SAMPLES", 2)
+        quick_ladder(mp, rr)
         # The Rum Runner page alone: the whole report is built once, in
         # test_report_montego_bay.py (it checks the index of every page).
         written = build_report(out, games=["rum-runner"], scale=SCALE, backend="reference",
@@ -52,7 +54,9 @@ def test_page_embeds_png_figures(built):
     out, _ = built
     html = (out / "rum_runner.html").read_text()
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
-    assert len(images) == 7  # distribution + bands for each preset, the edges chart, ladder, tune (one goal)
+    # the strength ladder's scores; distribution + bands for each preset, the edges chart,
+    # the policy ladder, tune (one goal)
+    assert len(images) == 8
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]  # self-contained
 

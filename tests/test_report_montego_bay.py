@@ -13,6 +13,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import quick_ladder
 
 import reports.montego_bay as mb
 import reports.motines as mo
@@ -32,6 +33,7 @@ def built(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(rrun, "ROLLOUT_SAMPLES", 2)  # keeps the Rum Runner page quick
         mp.setattr(mo, "STRONG_PARAMS", ":samples=1:width=2")  # and the 21 Motines page
+        quick_ladder(mp, mb)
         written = build_report(out, games=["montego-bay"], scale=SCALE, backend="reference",
                                progress=False)
     return out, written
@@ -56,9 +58,9 @@ def test_page_writes_tables_and_embeds_figures(built):
             "montego_bay_scores.csv", "montego_bay_runs.csv"} <= names
     html = (out / "montego_bay.html").read_text()
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
-    # win shares per preset (2), scores, the edge by policy, the variation's shift by policy,
+    # the strength ladder; win shares per preset (2), scores, the edge by policy, the variation's shift by policy,
     # the skill ladder, the game feel; what would fix it (the largest place gap)
-    assert len(images) == 8
+    assert len(images) == 9
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]
 

@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import quick_ladder
 
 import reports.motines as mo
 from engines.motines.rules import Rules
@@ -21,6 +22,7 @@ SCALE = 0.0005  # 50 games per run (15 runs)
 def page():
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(mo, "STRONG_PARAMS", ":samples=1:width=2")  # keeps the reference quick
+        quick_ladder(mp, mo)
         return mo.PAGE.build(scale=SCALE, backend="reference", progress=False, command="cmd")
 
 
@@ -54,10 +56,10 @@ def test_seat_tables_keep_the_policy_apart(page):
     total = seats.groupby(["preset", "policy", "players"])["share"].sum()
     assert np.allclose(total, 1.0)  # every game has one winner's share
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page.html)
-    # seats per preset and policy (4), game length, matchup, scores; the edge by policy, the
+    # the strength ladder, seats per preset and policy (4), game length, matchup, scores; the edge by policy, the
     # variations' shifts by policy, the skill ladder, the game feel; what would fix it (two
     # seats' gaps under each of two policies)
-    assert len(images) == 15
+    assert len(images) == 16
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
 
 

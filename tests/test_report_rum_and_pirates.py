@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import quick_ladder
 
 import reports.rum_and_pirates as rp
 from engines.rum_and_pirates import CATEGORIES
@@ -22,6 +23,7 @@ SCALE = 0.0003  # 30 games per run; the head to head 25 in all
 def page():
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(rp, "ROLLOUT_PARAMS", ":samples=1:width=2")  # keeps the reference quick
+        quick_ladder(mp, rp)
         return rp.PAGE.build(scale=SCALE, backend="reference", progress=False, command="cmd")
 
 
@@ -50,10 +52,10 @@ def test_tables_and_figures(page):
     seats = page.tables["rum_and_pirates_seats.csv"]
     assert np.allclose(seats.groupby(["policy", "players"])["share"].sum(), 1.0)
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page.html)
-    # seats per policy (2), game length, head to head, composition, scores; the edge by
+    # the strength ladder, seats per policy (2), game length, head to head, composition, scores; the edge by
     # policy, the variations' shifts by policy, the skill ladder, the game feel; what would
     # fix it (the start player's edge at each of four player counts)
-    assert len(images) == 14
+    assert len(images) == 15
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     parts = page.tables["rum_and_pirates_composition.csv"]
     assert set(parts["category"]) == {label for _, label in rp.CATEGORY_LABELS}

@@ -14,6 +14,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import quick_ladder
 
 import reports.rum_rebellion as rr
 from engines.rum_rebellion.rules import Rules
@@ -28,8 +29,10 @@ SCALE = 0.002  # 300 games per run, 12 runs
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "site"
-    written = build_report(out, games=["rum-rebellion"], scale=SCALE, backend="reference",
-                           progress=False)
+    with pytest.MonkeyPatch.context() as mp:
+        quick_ladder(mp, rr)
+        written = build_report(out, games=["rum-rebellion"], scale=SCALE, backend="reference",
+                               progress=False)
     return out, written
 
 
@@ -48,9 +51,9 @@ def test_page_embeds_two_png_figures(built):
     out, _ = built
     html = (out / "rum_rebellion.html").read_text()
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
-    # the length ECDFs, the seat shares; the edge by policy, the variations' shifts by
+    # the strength ladder, the length ECDFs, the seat shares; the edge by policy, the variations' shifts by
     # policy, the skill ladder, the game feel; what would fix it (its length and edge)
-    assert len(images) == 8
+    assert len(images) == 9
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]
 

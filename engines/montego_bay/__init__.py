@@ -145,7 +145,7 @@ GAME = GameInfo(
     # ("seat_views").
     extra={"ladder": ("random", "greedy", "expert",
                      "sampler:base=expert:n_samples=64:q_myopic=0.3",
-                     "sampler:base=expert:n_samples=128:q_myopic=0.3"), "ladder_deals": 2_000,
+                     "sampler:base=expert:n_samples=128:q_myopic=0.3"), "ladder_deals": 6_000,
            "seat_views": {"first rail position": "first_rail_pos_{seat}"},
            "turn_order": ("rail order", "first_rail_pos_{seat}")},
 )

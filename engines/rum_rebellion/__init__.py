@@ -155,5 +155,6 @@ GAME = GameInfo(
     # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and
     # the deals it plays by default (every rung on each).
     extra={"ladder": ("random", "threshold", "expert",
-                     "rollout:base=expert:samples=32", "rollout:base=expert:samples=64"), "ladder_deals": 2_000},
+                     "rollout:base=expert:samples=32", "rollout:base=expert:samples=64"),
+           "ladder_deals": 4_000},
 )

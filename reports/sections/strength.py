@@ -157,6 +157,13 @@ class Strength(Section):
 
     def _write_solo(self, page, a: SoloLadderAnswer) -> None:
         t = a.table()
+        page.figure(figures.interval_dots(
+            pd.DataFrame({"label": t["policy"], "estimate": t["mean"], "low": t["mean_low"],
+                          "high": t["mean_high"]}),
+            "Mean score at each rung, on the same deals", "mean score"),
+            alt="each rung's mean score with its interval",
+            caption="Dots: the rung's mean score; whiskers: 95% intervals; rungs weakest (top) "
+                    "to strongest (bottom), every rung on the same deals.")
         if a.ceiling_policy is not None:
             rows = pd.DataFrame({"label": t["policy"], "estimate": t["of_ceiling"],
                                  "low": t["of_ceiling_low"], "high": t["of_ceiling_high"]})
