@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # Numba compiles each engine once and caches it next to the sources; a test run reuses it.
 REPORT_DIR ?= report
 
-.PHONY: report test bench lint golden install clean validate
+.PHONY: report test bench bench-compile lint golden install clean validate
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/rumsim bench
+
+# Each engine's cold compile time (a fresh interpreter, an empty Numba cache), one engine at
+# a time, with the functions that take most of it: tracked like throughput.
+bench-compile: $(STAMP)
+	$(BIN)/rumsim bench --compile
 
 # Coverage of every interval and error rate of every verdict, 1,000 replications a case;
 # then the rules fuzzing of every game with many more (and fresh) examples than make test.

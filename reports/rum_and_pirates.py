@@ -57,12 +57,18 @@ ROLLOUT_GAMES = 200               # rollout in every seat plays ~100 games/s: a 
 LADDER_GAMES = 40_000             # per rung, split over the rotated seats
 LADDER_SLOW = 400                 # the rung with rollout
 # What would fix it (the worked tuning, also in the README): a coin for the later seats, or
-# for the start player.
+# for the start player, under greedy (the seat answer's players) at every player count and
+# under the expert (skilled play's base) at the skilled answer's count.
 FIX = (Question("Does a coin for the later seats (or for the start player) remove the "
                 "start-player effect?",
                 goals=("first_player_edge=0",),
                 knobs=("starting_coins_by_seat[0]=2,3", "starting_coins_by_seat[1:]=2,3"),
-                players=PLAYER_COUNTS, policy=VARIANT_POLICY, budget=100_000, seed=SEED),)
+                players=PLAYER_COUNTS, policy=VARIANT_POLICY, budget=100_000, seed=SEED),
+       Question("Does a coin for the later seats (or for the start player) remove the "
+                "start-player effect among experts?",
+                goals=("first_player_edge=0",),
+                knobs=("starting_coins_by_seat[0]=2,3", "starting_coins_by_seat[1:]=2,3"),
+                players=(4,), policy="expert", budget=100_000, seed=SEED))
 
 # What the events section counts per game (label, column) and the shares it reports.
 COUNTS = (("turns", "turns"), ("moves", "moves"), ("dark moves", "dark_moves"),

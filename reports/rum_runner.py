@@ -38,11 +38,16 @@ LADDER = ("random", "greedy", "rollout:samples=4")
 LADDER_GAMES = 1_000
 
 # What would fix it (the worked tuning, also in the README): the printed bands, or edges
-# fitted to the target split, under each reading of flip_after_draw.
+# fitted to the target split, under each reading of flip_after_draw; for greedy play (the
+# bands' answer above) and for the expert (skilled play's base).
 FIX = (Question("Under which rules and band edges do the bands fit the target split "
                 "40/25/15/10/6/4?",
                 goals=("band_distance=0",), knobs=("flip_after_draw", "score_band_edges=fit"),
-                players=(1,), budget=1_000_000, seed=SEED),)
+                players=(1,), budget=1_000_000, seed=SEED),
+       Question("Under which rules and band edges do the bands fit the target split "
+                "40/25/15/10/6/4 for expert play?",
+                goals=("band_distance=0",), knobs=("flip_after_draw", "score_band_edges=fit"),
+                players=(1,), policy="expert", budget=1_000_000, seed=SEED))
 
 
 # Skilled play: the game's strength ladder (engines declare it), every rung on the same

@@ -424,6 +424,36 @@ class _NoBar:
         pass
 
 
+class _LineBar:
+    """Progress without a terminal (a log, a pipe, CI): one plain line on stderr every
+    ``every`` seconds once a run has taken that long, so long work is never silent."""
+
+    def __init__(self, total: int, label: str, every: float = 30.0):
+        self.total, self.label, self.every = total, label, every
+        self.start = self.last = time.perf_counter()
+        self.done = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def advance(self, n: int) -> None:
+        import sys
+
+        self.done += n
+        now = time.perf_counter()
+        if now - self.last < self.every or self.done >= self.total or sys.stderr is None:
+            return
+        self.last = now
+        rate = self.done / max(now - self.start, 1e-9)
+        left = (self.total - self.done) / max(rate, 1e-9)
+        print(f"{self.label}: {self.done:,} of {self.total:,} games "
+              f"({100 * self.done / self.total:.0f}%), {rate:,.0f} games/s, about "
+              f"{left:,.0f} s left", file=sys.stderr, flush=True)
+
+
 class _RichBar:
     """A rich progress bar on stderr with games/s."""
 
@@ -463,6 +493,6 @@ class _RichBar:
 def _progress_bar(progress: bool | None, total: int, label: str):
     import sys
 
-    if progress is None:
-        progress = sys.stderr.isatty()
+    if progress is None:  # a terminal gets the bar; a log or a pipe a line now and then
+        return _RichBar(total, label) if sys.stderr.isatty() else _LineBar(total, label)
     return _RichBar(total, label) if progress else _NoBar()

@@ -56,10 +56,10 @@ def test_seat_tables_keep_the_policy_apart(page):
     total = seats.groupby(["preset", "policy", "players"])["share"].sum()
     assert np.allclose(total, 1.0)  # every game has one winner's share
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page.html)
-    # the strength ladder, seats per preset and policy (4), game length, matchup, scores; the edge by policy, the
-    # variations' shifts by policy, the skill ladder, the game feel; what would fix it (two
-    # seats' gaps under each of two policies)
-    assert len(images) == 16
+    # the strength ladder, seats per preset and policy (4), game length, matchup, scores; the
+    # edge by policy, the variations' shifts by policy, the skill ladder, the game feel; what
+    # would fix it (two seats' gaps under each of greedy, random and the expert)
+    assert len(images) == 18
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
 
 

@@ -158,3 +158,20 @@ def test_after_a_stop_a_command_plays_no_later_run():
             simulate.run("rum-runner", 1000, policies="random", seed=5)
     # outside a command each run has its own flag again
     assert not simulate.run("rum-runner", 200, policies="random", seed=5).meta["interrupted"]
+
+
+def test_without_a_terminal_long_runs_say_how_far_they_are(capsys):
+    from simulate.runner import _LineBar, _NoBar, _progress_bar
+
+    bar = _LineBar(1_000, "seats", every=0.0)
+    with bar:
+        bar.advance(250)
+        bar.advance(750)  # the last block: the command's answer follows, no line
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("seats: 250 of 1,000 games (25%)")
+    assert "games/s" in err[0] and "s left" in err[0]
+    quiet = _LineBar(1_000, "seats")  # every 30 s: a short run says nothing
+    quiet.advance(10)
+    assert capsys.readouterr().err == ""
+    assert isinstance(_progress_bar(None, 10, "x"), _LineBar)  # pytest's stderr is no terminal
+    assert isinstance(_progress_bar(False, 10, "x"), _NoBar)   # --quiet

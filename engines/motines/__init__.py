@@ -151,8 +151,8 @@ GAME = GameInfo(
     # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and
     # the deals it plays by default (every rung on each).
     extra={"ladder": ("random", "greedy", "expert",
-                     "rollout:base=expert:samples=4:width=2:prior=0.35",
-                     "rollout:base=expert:samples=8:width=2:prior=0.35"), "ladder_deals": 2_000,
+                     "rollout:base=expert:samples=2:width=2:prior=0.35",
+                     "rollout:base=expert:samples=4:width=2:prior=0.35"), "ladder_deals": 9_000,
            "seat_note": "seat 0 is the first Captain. The weakest seat changes with the "
                         "policy: under random play it is seat 0 (no Subvention or Mutiny in "
                         "round 1, 1$ less, Captain more often), under greedy play at 4 players "

@@ -156,7 +156,7 @@ GAME = GameInfo(
     # the deals it plays by default (every rung on each).
     extra={"ladder": ("random", "greedy", "expert",
                      "rollout:base=expert:samples=8:width=3",
-                     "rollout:base=expert:samples=16:width=3"), "ladder_deals": 2_000,
+                     "rollout:base=expert:samples=16:width=3"), "ladder_deals": 5_000,
            "seat_note": "seat 0 starts round 1 (the start marker then moves one seat a round). "
                         "The spec's prototype finds seat 0 weakest under random play and in 2- "
                         "and 3-player greedy play, strongest in 4-player greedy play: a seat "

@@ -155,6 +155,6 @@ GAME = GameInfo(
     # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and
     # the deals it plays by default (every rung on each).
     extra={"ladder": ("random", "threshold", "expert",
-                     "rollout:base=expert:samples=32", "rollout:base=expert:samples=64"),
-           "ladder_deals": 4_000},
+                     "rollout:base=expert:samples=16", "rollout:base=expert:samples=32"),
+           "ladder_deals": 8_000},
 )

@@ -33,6 +33,9 @@ def bench(
     where: Cluster,
     n: Annotated[str, typer.Option("--games", "-n", help="with --cluster or --scheduler: "
                                    "games per run")] = "1e7",
+    compile_: Annotated[bool, typer.Option(
+        "--compile", help="instead: each engine's cold compile time (a fresh interpreter, an "
+                          "empty Numba cache; minutes per engine) and where it goes")] = False,
 ) -> None:
     """Games per second: fast path on 1 thread and all threads, reference path, and the ratio;
     with --cluster or --scheduler, one run here against the same run on Dask instead."""
@@ -48,6 +51,13 @@ def bench(
         if players is not None:
             get_game(name).check_players(players)
     n_games = parse_count(n)  # checked even where it is not used: a typo is never ignored
+    if compile_:
+        if policy or players is not None or where.cluster is not None \
+                or where.scheduler is not None:
+            raise UserError("--compile measures each engine's compile, which no --policy, "
+                            "--players, --cluster or --scheduler changes")
+        _bench_compile(names or list(GAMES), as_json)
+        return
     if where.cluster is not None or where.scheduler is not None:
         _bench_backends(names or ["rum-rebellion"], policy, players, n_games, where, as_json)
         return
@@ -56,17 +66,18 @@ def bench(
                         "on this machine bench measures for --seconds instead")
     header_done = False
     width = max(len("game"), *(len(n) for n in names or GAMES))  # the game column
+    pwidth = max(len("policy"), *(len(p) for p in policy or ["expert-top"]))
 
     def show(rec):
         nonlocal header_done
         if as_json:
             return
         if not header_done:
-            echo(f"{'game':<{width}} {'policy':<10} {'players':>7} {'fast 1 thread':>14} "
+            echo(f"{'game':<{width}} {'policy':<{pwidth}} {'players':>7} {'fast 1 thread':>14} "
                  f"{'fast ' + str(rec['threads']) + ' threads':>15} {'scaling':>8} "
                  f"{'reference':>10} {'speedup':>8}")
             header_done = True
-        echo(f"{rec['game']:<{width}} {rec['policy']:<10} {rec['players']:>7} {rec['fast_1']:>14,.0f} "
+        echo(f"{rec['game']:<{width}} {rec['policy']:<{pwidth}} {rec['players']:>7} {rec['fast_1']:>14,.0f} "
              f"{rec['fast_all']:>15,.0f} {rec['scaling']:>7.2f}x {rec['reference']:>10,.1f} "
              f"{rec['speedup']:>7,.0f}x")
 
@@ -97,3 +108,31 @@ def _bench_backends(names, policy, players, n_games, where: Cluster, as_json) ->
                          f"{'identical' if rec['same'] else 'DIFFERENT'} summaries")
     if as_json:
         echo(json.dumps(finite(records), indent=2, allow_nan=False))
+
+
+def _bench_compile(names: list[str], as_json: bool, top: int = 5) -> None:
+    """``rumsim bench --compile``: each engine compiled cold, one after the other (each
+    alone on the machine), with the functions that take most of it."""
+    import sys
+
+    from simulate.compile_cost import cold
+
+    records = []
+    for name in names:
+        info = get_game(name)
+        print(f"compiling the {info.title} engine from an empty cache (about a minute or "
+              "two) ...", file=sys.stderr, flush=True)
+        rec = cold(name)
+        records.append(rec)
+        if as_json:
+            continue
+        again = [f for f in rec["own"] if f["signatures"] > 1]
+        echo(f"{rec['title']}: {rec['seconds']:.1f} s cold ({rec['wall']:.1f} s with the "
+             f"interpreter's start), {rec['functions']} functions, {rec['signatures']} "
+             f"signatures compiled"
+             + (f" ({len(again)} functions more than once)" if again else ""))
+        for f in rec["own"][:top]:
+            echo(f"  {f['seconds']:7.1f} s  {f['function']}"
+                 + (f" ({f['signatures']} signatures)" if f["signatures"] > 1 else ""))
+    if as_json:
+        echo(json.dumps(records, indent=2))
