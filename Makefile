@@ -16,12 +16,13 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# Each engine is compiled first, one process per core (simulate/compile.py), so no run waits
-# on a compile and two test workers never compile the same engine at once.
+# The report compiles its engines itself, in other processes, one per core, while it builds
+# the pages whose engines are ready (simulate/compile.py, Ahead).
 report: $(STAMP)
-	$(BIN)/python -m simulate.compile
 	$(BIN)/rumsim report --out $(REPORT_DIR)
 
+# Each engine is compiled first, one process per core (simulate/compile.py), so two test
+# workers never compile the same engine at once and no test waits on a compile.
 # One test process per core; a file's tests stay together (they share module fixtures).
 test: $(STAMP)
 	$(BIN)/python -m simulate.compile

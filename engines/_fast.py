@@ -61,9 +61,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from numba import get_num_threads, njit, prange, types
+from numba import get_num_threads, prange, types
 from numba.extending import intrinsic
 
+from engines._jit import njit
 from engines._rng import POLICY, WORLD, rng_seed
 
 PAD = 512  # words (4 KiB) before and after each block's buffers: no shared cache line

@@ -25,9 +25,9 @@ Bounded integers use Lemire's multiply-and-reject method on the top 32 bits
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from engines import _cache
+from engines._jit import njit
 
 _cache.install()  # before the first @njit of the engines: see engines/_cache.py
 

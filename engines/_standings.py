@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from numba import njit
+from engines._jit import njit
 
 
 def leader(standing: Sequence) -> int:

@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import math
 from collections.abc import Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from engines import GAMES, get_game
@@ -99,36 +100,9 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
     probe_writable(out, PAGES[names[0]].filename if names else INDEX, f"--out '{out}'")
     written: list[Path] = []
     built: list[str] = []
-    stopped: Interrupted | None = None
-    for name in names:
-        cmd = command or report_command(out_dir, [name], scale, backend)
-        flag = StopFlag.active
-        cut_before = len(flag.cut) if flag is not None else 0
-        try:
-            page = PAGES[name].build(scale=scale, backend=backend, progress=progress,
-                                     workers=workers, command=cmd, cluster=cluster)
-            if flag is not None and len(flag.cut) > cut_before:  # a run outside _runs.play
-                run = flag.cut[-1]
-                raise Interrupted(f"run {run['label']} of the {get_game(name).title} page "
-                                  f"stopped after {run['games']:,} of {run['requested']:,} "
-                                  "games")
-        except Interrupted as exc:
-            # A page with a run cut short is not written (see reports._runs.play); the pages
-            # that finished are kept and the index says which were not built.
-            stopped = exc
-            break
-        files = {out / filename: frame.to_csv(index=False).encode("utf-8")
-                 for filename, frame in page.tables.items()}
-        files[out / page.filename] = page.html.encode("utf-8")
-        if page.summary is not None:  # the index's headline, kept beside the page
-            js, png = summary_files(page.filename)
-            files[out / js] = page.summary.to_json().encode("utf-8")
-            if page.summary.figure is not None:
-                files[out / png] = page.summary.figure
-        # A page and its tables are renamed into place together: never from two builds.
-        atomic_write_files(files)
-        written += files
-        built.append(name)
+    with _engines_ahead(names, backend, cluster, progress) as ahead:
+        stopped = _build_pages(names, out, out_dir, scale, backend, progress, workers, command,
+                               cluster, ahead, written, built)
     not_built = [n for n in names if n not in built]
     # Pages built earlier into the same folder stay linked from the index, said as such when
     # this build was stopped before rebuilding them.
@@ -171,6 +145,61 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
         exc.written = written
         raise exc
     return written
+
+
+def _build_pages(names, out, out_dir, scale, backend, progress, workers, command, cluster,
+                 ahead, written, built) -> Interrupted | None:
+    """Build and write each page in turn (``written``/``built`` grow as they finish); the
+    interruption that stopped the build, or None."""
+    for name in names:
+        cmd = command or report_command(out_dir, [name], scale, backend)
+        if ahead is not None:
+            try:
+                ahead.wait(name, stop=lambda: StopFlag.active is not None
+                           and StopFlag.active.requested)
+            except Interrupted as exc:
+                return exc
+        flag = StopFlag.active
+        cut_before = len(flag.cut) if flag is not None else 0
+        try:
+            page = PAGES[name].build(scale=scale, backend=backend, progress=progress,
+                                     workers=workers, command=cmd, cluster=cluster)
+            if flag is not None and len(flag.cut) > cut_before:  # a run outside _runs.play
+                run = flag.cut[-1]
+                raise Interrupted(f"run {run['label']} of the {get_game(name).title} page "
+                                  f"stopped after {run['games']:,} of {run['requested']:,} "
+                                  "games")
+        except Interrupted as exc:
+            # A page with a run cut short is not written (see reports._runs.play); the pages
+            # that finished are kept and the index says which were not built.
+            return exc
+        files = {out / filename: frame.to_csv(index=False).encode("utf-8")
+                 for filename, frame in page.tables.items()}
+        files[out / page.filename] = page.html.encode("utf-8")
+        if page.summary is not None:  # the index's headline, kept beside the page
+            js, png = summary_files(page.filename)
+            files[out / js] = page.summary.to_json().encode("utf-8")
+            if page.summary.figure is not None:
+                files[out / png] = page.summary.figure
+        # A page and its tables are renamed into place together: never from two builds.
+        atomic_write_files(files)
+        written += files
+        built.append(name)
+    return None
+
+
+@contextmanager
+def _engines_ahead(names, backend, cluster, progress):
+    """The pages' engines compiling in other processes, one per core, in page order, while
+    the pages whose engines are ready are built (None where nothing is compiled here: the
+    reference backend, or a Dask cluster, whose workers compile their own)."""
+    if backend != "fast" or cluster is not None:
+        yield None
+        return
+    from simulate.compile import Ahead
+
+    with Ahead(names, say=progress is not False) as ahead:
+        yield ahead
 
 
 def _check_games(games: Sequence[str] | None) -> list[str]:

@@ -16,6 +16,12 @@ import threading
 import time
 
 SAY_AFTER = 3.0  # seconds: a cached engine loads in about 0.6 s; a longer wait is a compile
+# Each engine's cold compile, alone on this project's 2-core machine (``rumsim bench
+# --compile``, 2026-12-03, after the compile cuts of DESIGN.md "What the first run costs"):
+# what a first run is told to expect, and the order ``simulate.compile`` starts them in
+# (longest first, so the last engine does not finish alone).
+COLD_SECONDS = {"motines": 60, "rum-rebellion": 57, "rum-and-pirates": 45, "montego-bay": 40,
+                "rum-runner": 28}
 TICK = 20.0      # seconds between "still compiling" lines
 _READY: set[str] = set()  # the engines this process has compiled or loaded
 
@@ -33,8 +39,8 @@ def ready(info, say: bool = True) -> float:
         if done.wait(SAY_AFTER):
             return
         said.set()
-        _say(f"compiling the {info.title} engine, once for this machine (a minute or more; "
-             "later runs load it in about a second) ...")
+        _say(f"compiling the {info.title} engine, once for this machine: {expected(info.name)}"
+             " (later runs load it in about a second) ...")
         while not done.wait(TICK):
             _say(f"  still compiling the {info.title} engine: "
                  f"{time.perf_counter() - start:.0f} s")
@@ -54,6 +60,12 @@ def ready(info, say: bool = True) -> float:
              "this")
     _READY.add(info.name)
     return seconds
+
+
+def expected(name: str) -> str:
+    """What compiling ``name``'s engine takes, in words ("about 45 s on 2 cores")."""
+    seconds = COLD_SECONDS.get(name)
+    return f"about {seconds} s on 2 cores" if seconds else "a minute or so"
 
 
 def play_one(info) -> None:

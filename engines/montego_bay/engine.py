@@ -64,12 +64,12 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit
 from numba.extending import intrinsic
 
 from engines._fast import fast_path
 from engines._fast import offset as _padd
 from engines._game import POLICY_WIDTH
+from engines._jit import njit
 from engines._rng import rng_below, rng_shuffle, rng_uniform
 from engines._standings import lead_story_at
 from engines.montego_bay import POLICIES

@@ -51,11 +51,11 @@ and hand (``memo_combo``, ``memo_all``; a collision only recomputes).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from engines._fast import as_words, fast_path
 from engines._fast import offset as _padd
 from engines._game import POLICY_WIDTH
+from engines._jit import njit
 from engines._rng import rng_below, rng_next, rng_seed, rng_shuffle
 from engines._standings import lead_story_at
 from engines.motines import POLICIES

@@ -50,10 +50,10 @@ not, as that doubled the compile time for 8%.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from engines._fast import as_words, fast_path, offset
 from engines._game import POLICY_WIDTH
+from engines._jit import njit
 from engines._rng import rng_below, rng_below_words, rng_next, rng_seed, rng_uniform
 from engines._standings import lead_story_at
 from engines.rum_rebellion import POLICIES

@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit
 from numba.extending import intrinsic
 
 from engines._fast import fast_path, offset, ptr
 from engines._game import POLICY_WIDTH
+from engines._jit import njit
 from engines._rng import rng_below, rng_shuffle
 from engines.rum_runner import POLICIES
 from engines.rum_runner.rules import R
