@@ -46,7 +46,6 @@ class Ahead:
 
     def __init__(self, names, jobs: int | None = None, say: bool = True):
         self.say = say
-        self.started = time.perf_counter()
         # spawn: a fresh interpreter (a forked Numba process is not safe to compile in), one
         # per engine, so a compile's memory is returned when it ends
         self.pool = get_context("spawn").Pool(max(1, jobs or os.cpu_count() or 1),
@@ -58,7 +57,7 @@ class Ahead:
         compile that failed in its process is left to the run, which compiles it here.
         ``stop()`` true (a stop signal came): :class:`~simulate.errors.Interrupted` at once."""
         from engines import get_game
-        from simulate.warm import SAY_AFTER, expected
+        from simulate.warm import SAY_AFTER, expected, tell
 
         job = self.jobs.pop(name, None)
         if job is None:
@@ -66,7 +65,7 @@ class Ahead:
         title = get_game(name).title
         waited = not job.ready()
         if waited and self.say:
-            _say(f"waiting for the {title} engine, compiling in another process "
+            tell(f"waiting for the {title} engine, compiling in another process "
                  f"({expected(name)}) ...")
         while not job.ready():
             job.wait(0.25)
@@ -77,7 +76,7 @@ class Ahead:
         except Exception:  # noqa: BLE001 (the run compiles it itself and reports any error)
             return
         if self.say and seconds > SAY_AFTER:
-            _say(f"  the {title} engine compiled in {seconds:.0f} s in another process "
+            tell(f"  the {title} engine compiled in {seconds:.0f} s in another process "
                  + ("(now ready)" if waited else "while this one played"))
 
     def close(self) -> None:
@@ -89,11 +88,6 @@ class Ahead:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def _say(text: str) -> None:
-    if sys.stderr is not None:
-        print(text, file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

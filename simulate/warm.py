@@ -39,10 +39,10 @@ def ready(info, say: bool = True) -> float:
         if done.wait(SAY_AFTER):
             return
         said.set()
-        _say(f"compiling the {info.title} engine, once for this machine: {expected(info.name)}"
+        tell(f"compiling the {info.title} engine, once for this machine: {expected(info.name)}"
              " (later runs load it in about a second) ...")
         while not done.wait(TICK):
-            _say(f"  still compiling the {info.title} engine: "
+            tell(f"  still compiling the {info.title} engine: "
                  f"{time.perf_counter() - start:.0f} s")
 
     speaker = threading.Thread(target=speak, name="rumsim-compiling", daemon=True)
@@ -56,7 +56,7 @@ def ready(info, say: bool = True) -> float:
             speaker.join()
     seconds = time.perf_counter() - start
     if said.is_set():
-        _say(f"  the {info.title} engine is ready ({seconds:.0f} s); the run's rate excludes "
+        tell(f"  the {info.title} engine is ready ({seconds:.0f} s); the run's rate excludes "
              "this")
     _READY.add(info.name)
     return seconds
@@ -75,6 +75,7 @@ def play_one(info) -> None:
               0, 0, 1)
 
 
-def _say(text: str) -> None:
+def tell(text: str) -> None:
+    """One line on stderr (when there is one), flushed."""
     if sys.stderr is not None:
         print(text, file=sys.stderr, flush=True)
