@@ -84,7 +84,52 @@ class PolicySpec:
 
 
 MAX_POLICY_PARAMS = 24  # room for a trained evaluation's feature weights
-POLICY_WIDTH = 1 + MAX_POLICY_PARAMS  # one seat's encoded row: the code, then the parameters
+# One seat's encoded row: the code, the parameters, then the seat's restriction (the bits
+# of the choices it may never take, then of those it must take when it can; see
+# engines._restrict). Both paths read a seat's restriction from its own row, never from the
+# row of a search's playout policy.
+FORBID_COLUMN = 1 + MAX_POLICY_PARAMS
+FORCE_COLUMN = FORBID_COLUMN + 1
+POLICY_WIDTH = FORCE_COLUMN + 1
+MAX_CHOICES = 30  # a restriction's bits fit a float64 exactly, and an int32 too
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A kind of option a player chooses (21 Motines' Mutiny, Rum Runner's draw): what a
+    restriction forbids or forces, and what the outcome's ``took_<name>_<seat>`` counts."""
+
+    name: str
+    help: str
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """The choices a seat may never take (``forbid``) and those it must take whenever it can
+    (``force``), by name; ``names`` is the game's choices in bit order."""
+
+    forbid: tuple[str, ...] = ()
+    force: tuple[str, ...] = ()
+    names: tuple[str, ...] = field(default=(), compare=False)
+
+    def _mask(self, chosen: tuple[str, ...]) -> int:
+        return sum(1 << self.names.index(n) for n in chosen)
+
+    @property
+    def forbid_mask(self) -> int:
+        return self._mask(self.forbid)
+
+    @property
+    def force_mask(self) -> int:
+        return self._mask(self.force)
+
+    def __bool__(self) -> bool:
+        return bool(self.forbid or self.force)
+
+    def label(self) -> list[str]:
+        """The restriction as a policy's parameters are written (``forbid=mutiny+sell``)."""
+        return [f"{key}={'+'.join(chosen)}" for key, chosen in
+                (("forbid", self.forbid), ("force", self.force)) if chosen]
 
 
 @dataclass(frozen=True)
@@ -96,6 +141,9 @@ class Policy:
     # The policy a policy-valued parameter names, resolved by ``GameInfo.resolve`` (as its
     # declared kind plays it: a trained set is its base policy with the set's values).
     base: Policy | None = field(default=None, compare=False)
+    # What the seat may never or must always choose (`expert:forbid=mutiny`): a house rule
+    # for that seat, whichever policy plays it (engines._restrict).
+    restriction: Restriction = field(default_factory=Restriction)
 
     @property
     def name(self) -> str:
@@ -112,13 +160,23 @@ class Policy:
         """'greedy' or 'greedy:draw_threshold=3' (only non-default values shown)."""
         extra = [f"{p.name}={p.shown(v)}" for p, v in zip(self.spec.params, self.values,
                                                            strict=True) if v != p.default]
-        return ":".join([self.spec.name, *extra])
+        return ":".join([self.spec.name, *extra, *self.restriction.label()])
+
+    def unrestricted(self) -> Policy:
+        """The same policy without a restriction."""
+        return Policy(self.spec, self.values, self.base)
+
+    def restricted(self, restriction: Restriction) -> Policy:
+        """The same policy under ``restriction``."""
+        return Policy(self.spec, self.values, self.base, restriction)
 
     def encode(self) -> np.ndarray:
-        """float64[1 + MAX_POLICY_PARAMS]: the code, then the parameter values."""
+        """float64[POLICY_WIDTH]: the code, the parameter values, the restriction's masks."""
         out = np.zeros(POLICY_WIDTH, dtype=np.float64)
         out[0] = self.spec.code
         out[1:1 + len(self.values)] = self.values
+        out[FORBID_COLUMN] = self.restriction.forbid_mask
+        out[FORCE_COLUMN] = self.restriction.force_mask
         return out
 
     def encode_base(self) -> np.ndarray:
@@ -177,13 +235,49 @@ class GameInfo:
     columns: Callable[[int], list[Column]]
     summary: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    # The kinds of option a player chooses, each a bit of a restriction and a
+    # ``took_<name>_<seat>`` outcome column (after the game's own columns).
+    choices: tuple[Choice, ...] = ()
 
     def __post_init__(self):
         # The game's trained parameter sets (engines/<game>/trained/*.toml) join its
         # policies, each under its own name, so every command and page can seat them.
         from engines import trained
 
+        if len(self.choices) > MAX_CHOICES:
+            raise ValueError(f"{self.name} declares {len(self.choices)} choices; a "
+                             f"restriction holds {MAX_CHOICES}")
+        own = self.columns
+
+        def columns(players: int) -> list[Column]:
+            return own(players) + [
+                Column(f"took_{c.name}_{s}", "int", f"seat {s}: times it chose {c.help}")
+                for c in self.choices for s in range(players)]
+
+        object.__setattr__(self, "columns", columns)
         self.policies.update(trained.load_game(self))
+
+    @property
+    def choice_names(self) -> tuple[str, ...]:
+        """The declared choices' names, in bit order."""
+        return tuple(c.name for c in self.choices)
+
+    def restriction(self, forbid=(), force=()) -> Restriction:
+        """A restriction of this game's choices, checked: every name declared, none both
+        forbidden and forced."""
+        names = self.choice_names
+        for chosen in (forbid, force):
+            for n in chosen:
+                if n not in names:
+                    known = ", ".join(names) if names else "none: it declares no choices"
+                    raise RulesError(f"{self.name} has no choice '{n}'" + closest(n, list(names))
+                                     + f"; its choices: {known}")
+        both = sorted(set(forbid) & set(force))
+        if both:
+            raise RulesError(f"a seat cannot be both forbidden and forced to take {both[0]}")
+        order = {n: i for i, n in enumerate(names)}
+        return Restriction(tuple(sorted(set(forbid), key=order.get)),
+                           tuple(sorted(set(force), key=order.get)), names)
 
     # ------------------------------------------------------------ the two paths
 
@@ -248,10 +342,18 @@ class GameInfo:
         spec = self.policies[name]
         values = {p.name: p.default for p in spec.params}
         known = [p.name for p in spec.params]
+        restrict: dict[str, tuple[str, ...]] = {"forbid": (), "force": ()}
         for pair in pairs:
             if "=" not in pair:
                 raise RulesError(f"policy parameter needs key=value, got '{pair}' in '{text}'")
             key, raw = (s.strip() for s in pair.split("=", 1))
+            if key in restrict:  # a restriction: choice names joined by '+'
+                chosen = tuple(n.strip() for n in raw.split("+"))
+                if not raw or any(not n for n in chosen):
+                    raise RulesError(f"policy {name}:{key}= names no choice; write "
+                                     f"{key}=name or {key}=name+name")
+                restrict[key] = restrict[key] + chosen
+                continue
             if key not in values:
                 hint = closest(key, known) or (f"; it takes {', '.join(known)}" if known
                                                else "; it takes no parameters")
@@ -279,7 +381,8 @@ class GameInfo:
                 hi = "" if param.high is None else _fmt(param.high)
                 raise RulesError(f"policy parameter {name}:{key}={raw} is out of range {lo}..{hi}")
             values[key] = value
-        return self.resolve(Policy(spec, tuple(values[p.name] for p in spec.params)))
+        policy = self.resolve(Policy(spec, tuple(values[p.name] for p in spec.params)))
+        return policy.restricted(self.restriction(**restrict))
 
     def declared(self, policy: Policy) -> Policy:
         """The policy as its declared kind plays it: a trained set's base policy with the set's
@@ -288,7 +391,8 @@ class GameInfo:
         policy = self.resolve(policy)
         if policy.spec.base is None:
             return policy
-        return Policy(self.policies[policy.spec.base], policy.values, policy.base)
+        return Policy(self.policies[policy.spec.base], policy.values, policy.base,
+                      policy.restriction)
 
     def resolve(self, policy: Policy) -> Policy:
         """The policy with the policy its policy-valued parameter names (``Policy.base``), in
@@ -300,7 +404,8 @@ class GameInfo:
         if name not in self.policies:
             raise RulesError(f"{self.name}: policy {policy.spec.name}'s {param.name} names "
                              f"{name}, which the game does not declare")
-        return Policy(policy.spec, policy.values, self.declared(self.policy(name)))
+        return Policy(policy.spec, policy.values, self.declared(self.policy(name)),
+                      policy.restriction)
 
     def seat_policies(self, text: str | None, players: int) -> tuple[Policy, ...]:
         """One policy for all seats ('greedy') or one per seat ('greedy,random,random')."""

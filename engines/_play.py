@@ -26,7 +26,8 @@ from engines._rng import POLICY, WORLD, Rng
 
 def decision_makers(info, policies, seed: int, game: int) -> list:
     """Each seat's decision maker, seat ``s`` drawing from stream ``POLICY + s``; each
-    carries the ``label`` of the policy it plays (narrations name it)."""
+    carries the ``label`` of the policy it plays (narrations name it) and its restriction's
+    masks ``forbid`` and ``force`` (``engines._restrict``)."""
     build = info.module("policies").build
     makers = []
     for seat, policy in enumerate(policies):
@@ -34,6 +35,9 @@ def decision_makers(info, policies, seed: int, game: int) -> list:
         # playout policy (``Policy.base``) comes resolved the same way
         maker = build(info.declared(policy), Rng(seed, game, POLICY + seat))
         maker.label = policy.label()
+        # the seat's restriction (engines._restrict): a game reads it once, at setup
+        maker.forbid = policy.restriction.forbid_mask
+        maker.force = policy.restriction.force_mask
         makers.append(maker)
     return makers
 
