@@ -74,6 +74,10 @@ _REGISTRY = (
     Analysis("events", "analyses.events:event_rates",
              "how often things happen: per-game rates of counted events and shares of events, "
              "with intervals over games"),
+    Analysis("restrict", "analyses.restrict:play",
+             "which choices matter: each declared choice forbidden to one seat among "
+             "unrestricted seats on the same deals: its cost with an interval, how often it "
+             "is taken, a verdict (dominant, useless, matters, overused) across all choices"),
     Analysis("strength", "analyses.strength:strength_ladder",
              "the strength ladder: every rung (random up to search over the expert) in every "
              "seat and against the rung below on the same deals: ratings, the seat answer per "

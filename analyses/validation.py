@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from analyses import convergence
+from analyses import convergence, restrict
 from analyses.deals import DealDifferences
 from analyses.goals import Layout, parse_goal
 from analyses.matchup import matchup
@@ -699,6 +699,66 @@ def no_false_converged_rare(rng) -> bool:
     return _convergence_state(rng, 1000, convergence.MARGIN, 0.9) != "converged"
 
 
+# Restricted play (analyses.restrict): eight choices with known true losses, the whole
+# procedure (a 400-deal pilot, deals planned by its spread, Bonferroni verdicts) on P = 4.
+RESTRICT_TRUTHS = (0.0, 0.0, restrict.MARGIN, -restrict.MARGIN, 0.5 * restrict.MARGIN,
+                   2.5 * restrict.MARGIN, restrict.MARGIN, 0.0)
+
+
+def _restricted_losses(rng, n: int, truths, same) -> list[np.ndarray]:
+    """Per choice, n deals' losses: the mean over 4 rotations of the seat's win unrestricted
+    (one winner a deal) minus restricted, where a restricted seat keeps its result with
+    probability ``same`` and otherwise wins afresh at the share that makes its loss true."""
+    players = 4
+    winner = rng.integers(players, size=n)
+    base = (winner[:, None] == np.arange(players)).astype(float)
+    out = []
+    for truth, keep in zip(truths, same, strict=True):
+        q = 1 / players - truth / (1 - keep)
+        fresh = (rng.random((n, players)) < q).astype(float)
+        restricted = np.where(rng.random((n, players)) < keep, base, fresh)
+        out.append((base - restricted).mean(axis=1))
+    return out
+
+
+def _false_restrict_verdict(verdict: str, truth: float, margin: float) -> bool:
+    """Whether the verdict claims something the truth denies."""
+    return {"dominant": truth <= margin, "useless": abs(truth) >= margin,
+            "matters": truth <= 0, "overused": truth >= 0}.get(verdict, False)
+
+
+def _restrict_family(rng, same) -> bool:
+    """True when no choice of the eight gets a false verdict (family-wise)."""
+    truths = RESTRICT_TRUTHS
+    tally = [DealDifferences(0.0) for _ in truths]
+    for d, losses in zip(tally, _restricted_losses(rng, restrict.PILOT, truths, same),
+                         strict=True):
+        d.add(losses)
+    spread = max(math.sqrt(max(m2 / n - (m1 / n) ** 2, 0.0))
+                 for n, m1, m2 in (d.moments() for d in tally))
+    deals = restrict.plan(spread, restrict.WIDTH, len(truths), restrict.PILOT, 6_000)
+    for d, losses in zip(tally, _restricted_losses(rng, deals - restrict.PILOT, truths,
+                                                   same), strict=True):
+        d.add(losses)
+    k, alpha = len(truths), 0.05
+    for d, truth in zip(tally, truths, strict=True):
+        state = restrict.classify(d.interval(1 - alpha / k), d.interval(1 - 2 * alpha / k),
+                                  restrict.MARGIN)
+        if _false_restrict_verdict(state, truth, restrict.MARGIN):
+            return False
+    return True
+
+
+def restrict_family(rng) -> bool:
+    return _restrict_family(rng, (0.5,) * len(RESTRICT_TRUTHS))
+
+
+def restrict_family_rare(rng) -> bool:
+    # most deals unchanged: the zero-loss choices are rarely taken (98%, 99.5% of deals
+    # alike), the margin-sized ones as rarely as a margin-sized loss allows (90%)
+    return _restrict_family(rng, (0.98, 0.995, 0.9, 0.9, 0.9, 0.8, 0.9, 0.98))
+
+
 CASES = (
     Case("Wilson interval, share 10% of 400", "coverage >= 95%", 0.95, wilson),
     Case("share with 15% ties (effective n)", "coverage >= 95%", 0.95, tied_share),
@@ -776,6 +836,10 @@ CASES = (
          "false verdict <= 5%", 0.95, no_false_not_converged_rare, 1000),
     Case("convergence: 'converged' at the margin, ~10% of 1,000 deals differ",
          "false verdict <= 5%", 0.95, no_false_converged_rare, 1000),
+    Case("restricted play: any false verdict of 8 choices (losses 0 to 2.5x margin, "
+         "planned deals)", "family-wise error <= 5%", 0.95, restrict_family, 300),
+    Case("restricted play: any false verdict of 8 choices, most deals unchanged",
+         "family-wise error <= 5%", 0.95, restrict_family_rare, 300),
 )
 
 

@@ -340,10 +340,11 @@ def edge_by_rung(rows: pd.DataFrame, title: str) -> bytes:
 
 
 def interval_dots(rows: pd.DataFrame, title: str, xlabel: str, reference: float | None = None,
-                  percent: bool = False, width: float = 7.0) -> bytes:
+                  percent: bool = False, width: float = 7.0, band: float | None = None) -> bytes:
     """Dots with 95% whiskers, one line per row (``label``, ``estimate``, ``low``, ``high``,
     and optionally ``group`` for the colour), top to bottom in the frame's order; a dashed
-    line at ``reference`` (e.g. the fair share or no effect). ``percent`` shows shares as %."""
+    line at ``reference`` (e.g. the fair share or no effect), shaded ±``band`` around it.
+    ``percent`` shows shares as %."""
     scale = 100.0 if percent else 1.0
     n = len(rows)
     fig = Figure(figsize=(width, 0.9 + 0.32 * max(n, 1)))
@@ -361,6 +362,9 @@ def interval_dots(rows: pd.DataFrame, title: str, xlabel: str, reference: float 
                     capsize=2, color=colours[g], label=g)
     if reference is not None:
         ax.axvline(scale * reference, color="#777777", ls="--", lw=1)
+        if band is not None:
+            ax.axvspan(scale * (reference - band), scale * (reference + band), color="#dddddd",
+                       zorder=0)
     ax.set_yticks(y, list(rows["label"]), fontsize=8)
     ax.set_xlabel(xlabel + (" (%)" if percent else ""))
     ax.set_title(title, fontsize=10)

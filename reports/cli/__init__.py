@@ -26,6 +26,7 @@ from reports.cli.commands.variants import variants
 from reports.cli.commands.tune import tune
 from reports.cli.commands.matchup import matchup
 from reports.cli.commands.ladder import ladder
+from reports.cli.commands.restrict import restrict
 from reports.cli.commands.train import train
 from reports.cli.commands.report import report
 from reports.cli.commands.bench import bench
@@ -34,4 +35,4 @@ from reports.cli.entry import main
 from reports.cli.options import app
 
 __all__ = ["app", "main", "games", "rules", "play", "run", "thresholds", "seats", "plan_seats",
-           "variants", "tune", "matchup", "ladder", "train", "report", "bench"]
+           "variants", "tune", "matchup", "ladder", "restrict", "train", "report", "bench"]

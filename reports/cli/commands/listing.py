@@ -68,6 +68,7 @@ def rules(game: GameArg, fmt: FormatOpt = "table") -> None:
             "presets": {name: {"help": text, "overrides": over}
                         for name, (text, over) in cls.PRESETS.items()},
             "policies": [_policy_record(spec) for spec in info.policies.values()],
+            "choices": [{"name": c.name, "help": c.help} for c in info.choices],
         }, indent=2, default=list))
         return
     if fmt == "csv":
@@ -101,6 +102,13 @@ def rules(game: GameArg, fmt: FormatOpt = "table") -> None:
                  f", {made.get('games', 0):,} games)")
             for key, line in (made.get("check") or {}).items():
                 echo(f"    check {key}: {line}")
+    if info.choices:
+        echo("")
+        echo("Choices (a seat's restriction: --policy expert:forbid=NAME, or force=NAME, "
+             "several as NAME+NAME; `rumsim restrict` forbids each in turn):")
+        width = max(len(c.name) for c in info.choices)
+        for c in info.choices:
+            echo(f"  {c.name:<{width}}  {c.help}")
 
 
 def _param_text(p) -> str:
