@@ -247,13 +247,16 @@ class GameInfo:
         if len(self.choices) > MAX_CHOICES:
             raise ValueError(f"{self.name} declares {len(self.choices)} choices; a "
                              f"restriction holds {MAX_CHOICES}")
-        own = self.columns
+        # the game's own columns, then the choices' (a copy made by dataclasses.replace
+        # wraps the game's own columns again, not these)
+        own = getattr(self.columns, "own", self.columns)
 
         def columns(players: int) -> list[Column]:
             return own(players) + [
                 Column(f"took_{c.name}_{s}", "int", f"seat {s}: times it chose {c.help}")
                 for c in self.choices for s in range(players)]
 
+        columns.own = own
         object.__setattr__(self, "columns", columns)
         self.policies.update(trained.load_game(self))
 
