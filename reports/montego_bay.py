@@ -20,6 +20,7 @@ from reports.page import Answers, GamePage
 from reports.sections.feel import Feel
 from reports.sections.ladder import Ladder
 from reports.sections.ladder import plan as ladder_plan
+from reports.sections.restrict import Restrict
 from reports.sections.scores import Scores
 from reports.sections.seats import SEAT, SeatAdvantage, SeatsAnswer, Setting, shares_long
 from reports.sections.sensitivity import Sensitivity, VariantSensitivity
@@ -246,6 +247,7 @@ PAGE = GamePage(
         Strength(RUNGS, players=(LADDER_PLAYERS, 2, 4),
                  deals=STRENGTH_DEALS, other_deals=STRENGTH_OTHER_DEALS, preset=PRESETS[0],
                  seed=SEED),
+        Restrict(policy="expert", players=LADDER_PLAYERS, preset=PRESETS[0], seed=SEED),
         SeatAdvantage(
             margin=MARGIN, policies=(POLICY,),
             heading="Win share by rail order, rail position and seat",

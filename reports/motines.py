@@ -20,6 +20,7 @@ from reports.sections.ladder import Ladder
 from reports.sections.ladder import plan as ladder_plan
 from reports.sections.matchup import Matchup
 from reports.sections.matchup import plan as matchup_plan
+from reports.sections.restrict import Restrict
 from reports.sections.scores import Scores
 from reports.sections.seats import SeatAdvantage, Setting, order_long, order_verdicts
 from reports.sections.sensitivity import Sensitivity, VariantSensitivity
@@ -236,6 +237,7 @@ PAGE = GamePage(
         Strength(RUNGS, players=(4, 3, 5),
                  deals=STRENGTH_DEALS, other_deals=STRENGTH_OTHER_DEALS, preset=BASE,
                  seed=SEED),
+        Restrict(policy="expert", players=4, preset=BASE, seed=SEED),
         SeatAdvantage(
             margin=MARGIN, presets=SEAT_PRESETS, policies=POLICIES,
             heading="Seat win shares, {players} players",

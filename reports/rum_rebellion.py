@@ -17,6 +17,7 @@ from reports.page import Answers, GamePage
 from reports.sections.feel import Feel
 from reports.sections.ladder import Ladder
 from reports.sections.ladder import plan as ladder_plan
+from reports.sections.restrict import Restrict
 from reports.sections.seats import SeatAdvantage, order_long, order_verdicts
 from reports.sections.sensitivity import Sensitivity, VariantSensitivity
 from reports.sections.strength import Strength
@@ -213,6 +214,7 @@ PAGE = GamePage(
         Strength(RUNGS, players=(PLAYERS, *(p for p in SEAT_PLAYERS if p != PLAYERS)),
                  deals=STRENGTH_DEALS, other_deals=STRENGTH_OTHER_DEALS, preset=BASE,
                  seed=SEED),
+        Restrict(policy="expert", players=PLAYERS, preset=BASE, seed=SEED),
         Variants(base=BASE, players=PLAYERS, policy=POLICY),
         SeatAdvantage(
             margin=MARGIN, presets=(BASE,), policies=(POLICY,),

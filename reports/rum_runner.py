@@ -17,6 +17,7 @@ from reports.page import Answers, GamePage
 from reports.sections.bands import Bands, ScoreBands, band_name
 from reports.sections.ladder import Ladder
 from reports.sections.ladder import plan as ladder_plan
+from reports.sections.restrict import Restrict
 from reports.sections.strength import Strength
 from reports.sections.tune import Question, Tune
 from reports.words import join_words
@@ -192,6 +193,7 @@ PAGE = GamePage(
         Strength(RUNGS, players=(1,),
                  deals=STRENGTH_DEALS, other_deals=STRENGTH_OTHER_DEALS, preset=PRESETS[0],
                  seed=SEED),
+        Restrict(policy="expert", players=1, preset=PRESETS[0], seed=SEED),
         ScoreBands(), Ladder(policies=tuple(p.split(":")[0] for p in LADDER),
                                      players=1, preset=PRESETS[0]), Tune(FIX)),
     reading=reading,
