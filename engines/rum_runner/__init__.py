@@ -7,7 +7,7 @@ against six printed bands.
 
 from __future__ import annotations
 
-from engines._game import Column, GameInfo, Param, PolicySpec
+from engines._game import Choice, Column, GameInfo, Param, PolicySpec
 from engines.rum_runner.rules import Rules
 
 POLICIES = {
@@ -79,6 +79,30 @@ POLICIES = {
         )),
 }
 
+# The kinds of option the player chooses (restricted play, engines._restrict): bit i is
+# position i. Both paths derive their kinds from this list (``CHOICE``): D1 the start end,
+# D2 DRAW or the value played first (under multi_card_mode=combined, every count of that
+# value), D3 continuing with another card of the value, D4 the rank of the port closed.
+# PASS (forced, the only option then) and STOP have no kind. Every move's course is fixed
+# by the card's value, so bouncing at an end is no separate choice.
+CHOICES = (
+    Choice("start_left", "the left end for the boat's start (D1, under start_end=choose)"),
+    Choice("start_right", "the right end for the boat's start (D1, under start_end=choose)"),
+    Choice("draw", "DRAW as its turn's action (D2)"),
+    Choice("play_2", "to open its turn by playing a 2 (D2; not the same-number cards after it)"),
+    Choice("play_3", "to open its turn by playing a 3 (D2; not the same-number cards after it)"),
+    Choice("play_4", "to open its turn by playing a 4 (D2; not the same-number cards after it)"),
+    Choice("play_5", "to open its turn by playing a 5 (D2; not the same-number cards after it)"),
+    Choice("chain", "to play another card of the same number after a landing instead of "
+           "stopping (D3; one a card)"),
+    Choice("close_jack", "to close a J port (it pays 6s) at the end-of-turn flip (D4)"),
+    Choice("close_queen", "to close a Q port (it pays 8s) at the end-of-turn flip (D4)"),
+    Choice("close_king", "to close a K port (it pays 10s) at the end-of-turn flip (D4)"),
+    Choice("close_ace", "to close an A port (it pays 7s and 9s) at the end-of-turn flip (D4)"),
+)
+# choice name -> its bit (the kind of an option), for both paths
+CHOICE = {c.name: i for i, c in enumerate(CHOICES)}
+
 COLUMNS = [
     Column("game", "int", "game index within the run"),
     Column("players", "int", "always 1"),
@@ -111,6 +135,7 @@ GAME = GameInfo(
     default_policy="greedy",
     rules_cls=Rules,
     columns=_columns,
+    choices=CHOICES,
     summary="solo card game: sail a boat along 16 ports collecting rum before they close",
     # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and
     # the deals it plays by default (every rung on each).

@@ -29,6 +29,12 @@ Card ids are ``(rank - 2) * 4 + suit`` (``cards.py``): movement cards 0..15,
 rum cards 16..35, ports 36..51. The hand is one suit bitmask per value 2..5
 (the lowest-suit copy is the lowest set bit); the collection is a 36-bit mask
 plus suit counts and (additive scoring) running rank points.
+
+Restricted play (``engines._restrict``): play_one reads the seat's masks from its own
+row into the state (``S_FORBID``, ``S_FORCE``), so the rollout's copies carry them into
+every imagined game; each decision narrows its options first (``kept_actions``,
+``chain_rule``, ``kept_flips``, ``kept_starts``), as ``reference.py`` does, and ``S_TOOK``
+counts the kinds taken.
 """
 
 from __future__ import annotations
@@ -38,10 +44,11 @@ from llvmlite import ir
 from numba.extending import intrinsic
 
 from engines._fast import fast_path, offset, ptr
-from engines._game import POLICY_WIDTH
+from engines._game import FORBID_COLUMN, FORCE_COLUMN, POLICY_WIDTH
 from engines._jit import njit
+from engines._restrict import is_allowed_fast, is_forced_fast, keeps_fast, kept_binary_fast
 from engines._rng import rng_below, rng_shuffle
-from engines.rum_runner import POLICIES
+from engines.rum_runner import CHOICE, CHOICES, POLICIES
 from engines.rum_runner.rules import R
 
 N_PORTS = 16
@@ -81,7 +88,11 @@ S_REPLEN = 130
 S_EXHAUSTED = 131
 S_DRAWS = 132
 S_PILE_PORTS = 133     # 4: bitmask of the ports that pay from each pile (fixed by the deal)
-S_RULES = 137          # R.SIZE: the rules vector (Rules.encode()), read as s[S_RULES + R.<name>]
+S_FORBID = 137         # the seat's restriction: bits of the CHOICES it may never take
+S_FORCE = 138          # ... and of those it must take when it can
+S_TOOK = 139           # N_CHOICES: times the seat took an option of each kind
+N_CHOICES = len(CHOICES)
+S_RULES = S_TOOK + N_CHOICES  # R.SIZE: the rules vector (Rules.encode()), read as s[S_RULES + R.<name>]
 S_RANK_POINTS = S_RULES + R.SIZE  # 9 x 5: rank_points(rank, n) for rank 2..10, n 0..4 (from rules)
 S_SIZE = S_RANK_POINTS + 45
 # Under suit_set_mode=exclusive the state array is 2 * DP_STATES slots longer: scratch for the
@@ -92,6 +103,21 @@ S_SCRATCH = S_SIZE
 A_DRAW = 0
 A_PLAY = 1
 A_PASS = 2
+
+# option kinds (the CHOICES bits): play_v is K_PLAY + v - 2, closing a port that pays from
+# pile p (J 6s, Q 8s, K 10s, A 7/9s) is K_CLOSE + p
+K_START_LEFT = CHOICE["start_left"]
+K_START_RIGHT = CHOICE["start_right"]
+K_DRAW = CHOICE["draw"]
+K_PLAY = CHOICE["play_2"]
+K_CHAIN = CHOICE["chain"]
+K_CLOSE = CHOICE["close_jack"]
+if ([CHOICE[f"play_{v}"] for v in range(2, 6)] != [K_PLAY + i for i in range(4)]
+        or [CHOICE[f"close_{r}"] for r in ("jack", "queen", "king", "ace")]
+        != [K_CLOSE + p for p in range(4)]):
+    raise ImportError("rum_runner.CHOICES: play_2..play_5 and close_jack..close_ace must be "
+                      "consecutive, in that order")
+HAND_VALUES = 15  # every value 2..5 (bit v - 2): a decision over the whole hand
 
 # rollout decisions
 D_START = 0
@@ -557,24 +583,120 @@ def begin_turn(s):
 
 
 @njit(cache=True, inline="always")
-def n_hand_values(s):
-    return ((s[S_HAND] != 0) + (s[S_HAND + 1] != 0) + (s[S_HAND + 2] != 0)
-            + (s[S_HAND + 3] != 0))
+def hand_values(s):
+    """The values 2..5 in the hand, bit v - 2."""
+    vals = 0
+    for i in range(4):
+        if s[S_HAND + i] != 0:
+            vals |= 1 << i
+    return vals
 
 
 @njit(cache=True, inline="always")
-def n_action_options(s, cd):
-    """len(reference.legal_actions) unless it is [PASS] (then 0)."""
-    n = 1 if cd else 0
+def has_value(vals, v):
+    """Value ``v`` is in the value mask ``vals`` (bit v - 2)."""
+    return (vals >> (v - 2)) & 1 != 0
+
+
+# ---------------------------------------------------------------- restricted play
+
+
+@njit(cache=True)
+def kept_actions(s, cd):
+    """D2's legal options narrowed by engines._restrict (reference: ``t.kept`` of the legal
+    actions): (DRAW kept, the values whose plays are kept, bit v - 2). PASS is neither."""
+    vals = hand_values(s)
+    forbid = s[S_FORBID]
+    force = s[S_FORCE]
+    if forbid == 0 and force == 0:
+        return cd, vals
+    forced_any = cd and is_forced_fast(K_DRAW, force)
+    allowed_any = cd and is_allowed_fast(K_DRAW, forbid)
+    for i in range(4):
+        if (vals >> i) & 1:
+            forced_any = forced_any or is_forced_fast(K_PLAY + i, force)
+            allowed_any = allowed_any or is_allowed_fast(K_PLAY + i, forbid)
+    dk = cd and keeps_fast(K_DRAW, forbid, force, forced_any, allowed_any)
+    kept = 0
+    for i in range(4):
+        if (vals >> i) & 1 != 0 and keeps_fast(K_PLAY + i, forbid, force, forced_any,
+                                                allowed_any):
+            kept |= 1 << i
+    return dk, kept
+
+
+@njit(cache=True, inline="always")
+def chain_rule(s):
+    """D3 (engines._restrict.kept_binary_fast of chain): 1 must continue, 0 must stop, -1
+    the policy chooses."""
+    return kept_binary_fast(K_CHAIN, s[S_FORBID], s[S_FORCE])
+
+
+@njit(cache=True)
+def kept_flips(s, cand):
+    """D4's candidates (a port mask) narrowed by engines._restrict: a port's kind is the pile
+    it pays from."""
+    forbid = s[S_FORBID]
+    force = s[S_FORCE]
+    if forbid == 0 and force == 0:
+        return cand
+    forced_any = False
+    allowed_any = False
+    for p in range(4):
+        if cand & s[S_PILE_PORTS + p] != 0:
+            forced_any = forced_any or is_forced_fast(K_CLOSE + p, force)
+            allowed_any = allowed_any or is_allowed_fast(K_CLOSE + p, forbid)
+    kept = 0
+    for p in range(4):
+        ports = cand & s[S_PILE_PORTS + p]
+        if ports != 0 and keeps_fast(K_CLOSE + p, forbid, force, forced_any, allowed_any):
+            kept |= ports
+    return kept
+
+
+@njit(cache=True)
+def kept_starts(s):
+    """D1's ends narrowed by engines._restrict: (left kept, right kept)."""
+    forbid = s[S_FORBID]
+    force = s[S_FORCE]
+    forced_any = is_forced_fast(K_START_LEFT, force) or is_forced_fast(K_START_RIGHT, force)
+    allowed_any = is_allowed_fast(K_START_LEFT, forbid) or is_allowed_fast(K_START_RIGHT, forbid)
+    return (keeps_fast(K_START_LEFT, forbid, force, forced_any, allowed_any),
+            keeps_fast(K_START_RIGHT, forbid, force, forced_any, allowed_any))
+
+
+@njit(cache=True, inline="always")
+def took_action(s, kind, v):
+    """The seat takes D2's action: DRAW, or PLAY of value v (PASS has no kind)."""
+    if kind == A_DRAW:
+        s[S_TOOK + K_DRAW] += 1
+    elif kind == A_PLAY:
+        s[S_TOOK + K_PLAY + v - 2] += 1
+
+
+@njit(cache=True, inline="always")
+def close_port(s, port):
+    """T4's flip of ``port``, counted by the pile it pays from."""
+    s[S_TOOK + K_CLOSE + s[S_PORT_PILE + port]] += 1
+    s[S_FACE_UP] &= ~(1 << port)
+
+
+@njit(cache=True, inline="always")
+def n_action_options(s, dk, vals):
+    """len of D2's kept options unless it is [PASS] (then 0)."""
+    n = 1 if dk else 0
     if s[S_RULES + R.multi_card_mode]:
-        return n + s[S_HAND_N]
-    return n + n_hand_values(s)
+        for v in range(2, 6):
+            if has_value(vals, v):
+                n += _popcount(s[S_HAND + v - 2])
+        return n
+    return n + _popcount(vals)
 
 
 @njit(cache=True, inline="always")
-def first_hand_value(s):
+def first_value(vals):
     for v in range(2, 6):
-        if s[S_HAND + v - 2] != 0:
+        if has_value(vals, v):
             return v
     return 0
 
@@ -697,15 +819,16 @@ def gain(s, v, k, w, boat, heading):
 
 
 @njit(cache=True)
-def best_play(s, w, boat, heading):
-    """policies.best_play: max of (gain, v*k, v) over the play options in canonical order."""
+def best_play(s, w, boat, heading, vals):
+    """policies.best_play: max of (gain, v*k, v) over the play options in canonical order, of
+    the values in ``vals`` (bit v - 2)."""
     combined = s[S_RULES + R.multi_card_mode]
     bv = 0
     bk = 0
     bg = 0.0
     for v in range(2, 6):
         m = s[S_HAND + v - 2]
-        if m == 0:
+        if m == 0 or not has_value(vals, v):
             continue
         top_k = _popcount(m) if combined else 1
         for k in range(1, top_k + 1):
@@ -721,8 +844,8 @@ def best_play(s, w, boat, heading):
 @njit(cache=True)
 def greedy_start(s, w):
     """D1: True for the left end."""
-    _, _, left = best_play(s, w, 0, RIGHT)
-    _, _, right = best_play(s, w, N_PORTS - 1, LEFT)
+    _, _, left = best_play(s, w, 0, RIGHT, HAND_VALUES)
+    _, _, right = best_play(s, w, N_PORTS - 1, LEFT, HAND_VALUES)
     return not (right > left)
 
 
@@ -752,7 +875,11 @@ def greedy_play_cards(s, wr, v, k, w):
     play_move(s, wr, v, k)
     if s[S_RULES + R.multi_card_mode]:
         return
-    while s[S_HAND + v - 2] != 0 and gain(s, v, 1, w, s[S_BOAT], s[S_HEADING]) > 0:
+    while s[S_HAND + v - 2] != 0:
+        must = chain_rule(s)
+        if must == 0 or (must < 0 and not gain(s, v, 1, w, s[S_BOAT], s[S_HEADING]) > 0):
+            break
+        s[S_TOOK + K_CHAIN] += 1
         play_move(s, wr, v, 1)
 
 
@@ -762,41 +889,44 @@ def greedy_end_turn(s, kind):
     if turn_flips(s, kind):
         cand = flip_candidates(s)
         if cand != 0:
+            cand = kept_flips(s, cand)
             if cand & (cand - 1) == 0:
                 port = _ctz(cand)
             else:
                 port = greedy_flip(s, cand)
-            s[S_FACE_UP] &= ~(1 << port)
+            close_port(s, port)
     check_end(s)
 
 
 @njit(cache=True, inline="always")
 def open_turn(s):
-    """T0 and the action when it is forced: (can draw, options, kind, value, count).
+    """T0 and the action when it is forced: (DRAW kept, the values kept, options, kind, value,
+    count), the options narrowed by the seat's restriction (``kept_actions``).
 
-    With one legal option the policy is not asked (so it draws nothing); with
+    With one kept option the policy is not asked (so it draws nothing); with
     none the turn passes; with several ``kind`` is left to the policy.
     """
     begin_turn(s)
-    cd = can_draw(s)
-    n_opt = n_action_options(s, cd)
+    dk, vals = kept_actions(s, can_draw(s))
+    n_opt = n_action_options(s, dk, vals)
     if n_opt == 1:
-        if cd:
-            return cd, n_opt, A_DRAW, 0, 1
-        return cd, n_opt, A_PLAY, first_hand_value(s), 1
-    return cd, n_opt, A_PASS, 0, 1
+        if dk:
+            return dk, vals, n_opt, A_DRAW, 0, 1
+        return dk, vals, n_opt, A_PLAY, first_value(vals), 1
+    return dk, vals, n_opt, A_PASS, 0, 1
 
 
 @njit(cache=True)
 def greedy_turn(s, wr, threshold, w):
     """One whole turn (T0-T5) played by greedy; ``wr`` makes the turn's random draws."""
-    cd, n_opt, kind, v, k = open_turn(s)
+    dk, vals, n_opt, kind, v, k = open_turn(s)
     if n_opt > 1:
         if s[S_HAND_N] == 0:
             kind = A_DRAW
         else:
-            v, k, g = best_play(s, w, s[S_BOAT], s[S_HEADING])
-            kind = A_PLAY if (g >= threshold or not cd) else A_DRAW
+            v, k, g = best_play(s, w, s[S_BOAT], s[S_HEADING], vals)
+            kind = A_PLAY if (g >= threshold or not dk) else A_DRAW
+    took_action(s, kind, v)
     if kind == A_DRAW:
         do_draw(s, wr)
     elif kind == A_PLAY:
@@ -1044,10 +1174,10 @@ def heur_best_landing(s, hf):
 
 
 @njit(cache=True)
-def heur_best(s, hf, pol, boat, heading, floor):
-    """HeuristicPolicy.best_play: max of (value, v*k, v) over the play options (``heur_piles``
-    must be current). Any play whose value is below ``floor`` may be left out: (0, 0, -inf)
-    when every play is.
+def heur_best(s, hf, pol, boat, heading, floor, vals):
+    """HeuristicPolicy.best_play: max of (value, v*k, v) over the play options of the values in
+    ``vals`` (bit v - 2; ``heur_piles`` must be current). Any play whose value is below
+    ``floor`` may be left out: (0, 0, -inf) when every play is.
 
     Exact pruning (a fast-path saving; the decisions are the reference's): a play's value is
     its first landing plus w_chain times a float sum of at most copies - 1 chain landings,
@@ -1063,7 +1193,7 @@ def heur_best(s, hf, pol, boat, heading, floor):
     if not heur_prunable(s, pol):
         for v in range(2, 6):
             m = s[S_HAND + v - 2]
-            if m == 0:
+            if m == 0 or not has_value(vals, v):
                 continue
             top_k = _popcount(m) if combined else 1
             for k in range(1, top_k + 1):
@@ -1081,7 +1211,7 @@ def heur_best(s, hf, pol, boat, heading, floor):
     top_bound = 0.0
     for v in range(2, 6):
         m = s[S_HAND + v - 2]
-        if m == 0:
+        if m == 0 or not has_value(vals, v):
             continue
         port, h, first, pile, taken, returned = heur_first(s, hf, pol, free_repl, v, 1, boat,
                                                            heading)
@@ -1106,7 +1236,7 @@ def heur_best(s, hf, pol, boat, heading, floor):
         v = top_v if i == 0 else i + 1
         if i > 0 and v == top_v:
             continue
-        if s[S_HAND + v - 2] == 0:
+        if s[S_HAND + v - 2] == 0 or not has_value(vals, v):
             continue
         row = H_PLAYS + 8 * (v - 2)
         bound = hf[row]
@@ -1125,8 +1255,8 @@ def heur_best(s, hf, pol, boat, heading, floor):
 def heur_start(s, hf, pol):
     """D1: True for the left end."""
     heur_piles(s, hf, pol)
-    _, _, left = heur_best(s, hf, pol, 0, RIGHT, -np.inf)
-    _, _, right = heur_best(s, hf, pol, N_PORTS - 1, LEFT, -np.inf)
+    _, _, left = heur_best(s, hf, pol, 0, RIGHT, -np.inf, HAND_VALUES)
+    _, _, right = heur_best(s, hf, pol, N_PORTS - 1, LEFT, -np.inf, HAND_VALUES)
     return not (right > left)
 
 
@@ -1197,15 +1327,16 @@ def heur_flip(s, pol, cand):
 @njit(cache=True)
 def heur_turn(s, wr, pol, hf):
     """One whole turn (T0-T5) played by the heuristic; ``wr`` makes the turn's random draws."""
-    cd, n_opt, kind, v, k = open_turn(s)
+    dk, vals, n_opt, kind, v, k = open_turn(s)
     if n_opt > 1:
         if s[S_HAND_N] == 0:
             kind = A_DRAW
         else:
             heur_piles(s, hf, pol)
-            draw = heur_draw_value(s, pol) if cd else -np.inf
-            v, k, g = heur_best(s, hf, pol, s[S_BOAT], s[S_HEADING], draw)
-            kind = A_PLAY if (g >= draw or not cd) else A_DRAW
+            draw = heur_draw_value(s, pol) if dk else -np.inf
+            v, k, g = heur_best(s, hf, pol, s[S_BOAT], s[S_HEADING], draw, vals)
+            kind = A_PLAY if (g >= draw or not dk) else A_DRAW
+    took_action(s, kind, v)
     if kind == A_DRAW:
         do_draw(s, wr)
     elif kind == A_PLAY:
@@ -1218,7 +1349,11 @@ def heur_play_cards(s, wr, pol, hf, v, k):
     """reference.play_cards with the heuristic's D3."""
     play_move(s, wr, v, k)
     if not s[S_RULES + R.multi_card_mode]:
-        while s[S_HAND + v - 2] != 0 and heur_continue(s, hf, pol, v):
+        while s[S_HAND + v - 2] != 0:
+            must = chain_rule(s)
+            if must == 0 or (must < 0 and not heur_continue(s, hf, pol, v)):
+                break
+            s[S_TOOK + K_CHAIN] += 1
             play_move(s, wr, v, 1)
 
 
@@ -1228,11 +1363,12 @@ def heur_end_turn(s, pol, kind):
     if turn_flips(s, kind):
         cand = flip_candidates(s)
         if cand != 0:
+            cand = kept_flips(s, cand)
             if cand & (cand - 1) == 0:
                 port = _ctz(cand)
             else:
                 port = heur_flip(s, pol, cand)
-            s[S_FACE_UP] &= ~(1 << port)
+            close_port(s, port)
     check_end(s)
 
 
@@ -1242,10 +1378,10 @@ def heur_end_turn(s, pol, kind):
 @njit(cache=True)
 def random_turn(s, wr, pr):
     """One whole turn played by the random policy (its choices from ``pr``)."""
-    cd, n_opt, kind, v, k = open_turn(s)
+    dk, vals, n_opt, kind, v, k = open_turn(s)
     if n_opt > 1:
-        d = 1 if cd else 0
-        n_classes = d + n_hand_values(s)
+        d = 1 if dk else 0
+        n_classes = d + _popcount(vals)
         pick = rng_below(pr, n_classes) if n_classes > 1 else 0
         if pick < d:
             kind = A_DRAW
@@ -1253,7 +1389,7 @@ def random_turn(s, wr, pr):
             kind = A_PLAY
             pick -= d
             for value in range(2, 6):
-                if s[S_HAND + value - 2] != 0:
+                if has_value(vals, value):
                     if pick == 0:
                         v = value
                         break
@@ -1261,19 +1397,25 @@ def random_turn(s, wr, pr):
             if s[S_RULES + R.multi_card_mode]:
                 held = _popcount(s[S_HAND + v - 2])
                 k = 1 + rng_below(pr, held) if held > 1 else 1
+    took_action(s, kind, v)
     if kind == A_DRAW:
         do_draw(s, wr)
     elif kind == A_PLAY:
         play_move(s, wr, v, k)
         if not s[S_RULES + R.multi_card_mode]:
-            while s[S_HAND + v - 2] != 0 and rng_below(pr, 2) == 0:
+            while s[S_HAND + v - 2] != 0:
+                must = chain_rule(s)
+                if must == 0 or (must < 0 and rng_below(pr, 2) != 0):
+                    break
+                s[S_TOOK + K_CHAIN] += 1
                 play_move(s, wr, v, 1)
     if turn_flips(s, kind):
         cand = flip_candidates(s)
         if cand != 0:
+            cand = kept_flips(s, cand)
             n = _popcount(cand)
             port = _nth_bit(cand, rng_below(pr, n) if n > 1 else 0)
-            s[S_FACE_UP] &= ~(1 << port)
+            close_port(s, port)
     check_end(s)
 
 
@@ -1406,15 +1548,15 @@ def rollout_best(s, pr, bpol, hf, samples, what, n_opt, opt, value, cand_mask, d
 @njit(cache=True)
 def rollout_turn(s, wr, pr, bpol, hf, samples, opt, dealt, sim):
     """One whole turn played by the rollout policy."""
-    cd, n_opt, kind, v, k = open_turn(s)
+    dk, vals, n_opt, kind, v, k = open_turn(s)
     if n_opt > 1:
         n = 0
-        if cd:
+        if dk:
             opt[O_KIND] = A_DRAW
             n = 1
         for value in range(2, 6):
             m = s[S_HAND + value - 2]
-            if m == 0:
+            if m == 0 or not has_value(vals, value):
                 continue
             top_k = _popcount(m) if s[S_RULES + R.multi_card_mode] else 1
             for count in range(1, top_k + 1):
@@ -1426,26 +1568,30 @@ def rollout_turn(s, wr, pr, bpol, hf, samples, opt, dealt, sim):
         kind = opt[O_KIND + i]
         v = opt[O_VALUE + i]
         k = opt[O_COUNT + i]
+    took_action(s, kind, v)
     if kind == A_DRAW:
         do_draw(s, wr)
     elif kind == A_PLAY:
         play_move(s, wr, v, k)
         if not s[S_RULES + R.multi_card_mode]:
             while s[S_HAND + v - 2] != 0:
-                if rollout_best(s, pr, bpol, hf, samples, D_CONTINUE, 2, opt, v, 0, dealt,
-                                sim) != 0:
+                must = chain_rule(s)
+                if must == 0 or (must < 0 and rollout_best(s, pr, bpol, hf, samples, D_CONTINUE,
+                                                           2, opt, v, 0, dealt, sim) != 0):
                     break
+                s[S_TOOK + K_CHAIN] += 1
                 play_move(s, wr, v, 1)
     if turn_flips(s, kind):
         cand = flip_candidates(s)
         if cand != 0:
+            cand = kept_flips(s, cand)
             n = _popcount(cand)
             if n == 1:
                 port = _ctz(cand)
             else:
                 port = _nth_bit(cand, rollout_best(s, pr, bpol, hf, samples, D_FLIP, n, opt, 0,
                                                    cand, dealt, sim))
-            s[S_FACE_UP] &= ~(1 << port)
+            close_port(s, port)
     check_end(s)
 
 
@@ -1455,7 +1601,7 @@ def rollout_turn(s, wr, pr, bpol, hf, samples, opt, dealt, sim):
 @njit(cache=True)
 def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     """Game ``game`` of ``seed`` (the ``engines._fast`` contract): played in ``ints``, the
-    outcome row written to ``out[0:14]``.
+    outcome row written to ``out[0:14]``, then the took columns (one a choice).
 
     ``ints`` holds the state and, after it, the rollout policy's buffers (``sizes``);
     ``rng`` the world stream, then the seat's; ``pol`` the seat's encoded policy, then (row
@@ -1472,20 +1618,27 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     code = int(pol[0])
     bpol = offset(pol, P * POLICY_WIDTH)  # seat 0's base policy row (a search's playouts)
     deal(s, wr)
+    s[S_FORBID] = int(pol[FORBID_COLUMN])  # the seat's own row, never its playouts' row
+    s[S_FORCE] = int(pol[FORCE_COLUMN])
     if code == ROLLOUT.CODE and base_is_heuristic(bpol):
         heur_bounds(s, floats, bpol)  # the playouts' heuristic scratch, once a game
+    elif code == HEUR.CODE:
+        heur_bounds(s, floats, pol)   # the heuristic's scratch, once a game
     start_end = s[S_RULES + R.start_end]
     if start_end == 0:           # D1
-        if code == RANDOM.CODE:
+        left_kept, right_kept = kept_starts(s)
+        if left_kept != right_kept:
+            left = left_kept
+        elif code == RANDOM.CODE:
             left = rng_below(pr, 2) == 0
         elif code == GREEDY.CODE:
             left = greedy_start(s, pol[GREEDY.replenish_weight])
         elif code == HEUR.CODE:
-            heur_bounds(s, floats, pol)
             left = heur_start(s, floats, pol)
         else:
             left = rollout_best(s, pr, bpol, floats, int(pol[ROLLOUT.samples]), D_START, 2,
                                 opt, 0, 0, dealt, sim) == 0
+        s[S_TOOK + (K_START_LEFT if left else K_START_RIGHT)] += 1
     elif start_end == 3:
         left = rng_below(wr, 2) == 0
     else:
@@ -1496,8 +1649,6 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     elif code == GREEDY.CODE:
         greedy_play_out(s, wr, pol[GREEDY.draw_threshold], pol[GREEDY.replenish_weight])
     elif code == HEUR.CODE:
-        if start_end != 0:
-            heur_bounds(s, floats, pol)
         while s[S_END] < 0:
             heur_turn(s, wr, pol, floats)
     else:
@@ -1524,6 +1675,8 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     out[11] = s[S_REPLEN]
     out[12] = s[S_EXHAUSTED]
     out[13] = s[S_DRAWS]
+    for i in range(N_CHOICES):
+        out[14 + i] = s[S_TOOK + i]
     return True
 
 

@@ -13,7 +13,10 @@
 
 The fast path (``engine.py``) implements the same decisions draw for draw.
 Each decision method receives the table; a policy may only use what spec §6.1
-says the player sees (the rollout policy re-deals the rest before looking).
+says the player sees (the rollout policy re-deals the rest before looking). Under a
+restriction (``engines._restrict``) the reference narrows the options first: a policy
+chooses among the ``options`` or ``candidates`` it is given (D2's plays among their values),
+and is not asked when one is kept.
 """
 
 from __future__ import annotations
@@ -43,8 +46,8 @@ class RandomPolicy:
         return "left" if self.rng.below(2) == 0 else "right"
 
     def choose_action(self, t: Table, options: list[Action]) -> Action:
-        # The classes: DRAW if legal, then each distinct value in the hand.
-        classes: list[int] = ([0] if options[0].kind == DRAW else []) + t.hand_values()
+        # The classes: DRAW if kept, then each distinct value kept.
+        classes: list[int] = ([0] if options[0].kind == DRAW else []) + play_values(options)
         pick = classes[self.rng.below(len(classes))] if len(classes) > 1 else classes[0]
         if pick == 0:
             return Action(DRAW)
@@ -98,18 +101,26 @@ def gain(t: Table, value: int, count: int, replenish_weight: float,
     return value_of_replenish
 
 
-def play_options(t: Table) -> list[tuple[int, int]]:
-    """(value, count) plays in canonical order; count is always 1 in sequential mode."""
+def play_values(options: list[Action]) -> list[int]:
+    """The distinct values D2's ``options`` play, ascending (the options are in canonical order)."""
+    return sorted({a.value for a in options if a.kind == PLAY})
+
+
+def play_options(t: Table, values: list[int] | None = None) -> list[tuple[int, int]]:
+    """(value, count) plays in canonical order, of the hand's values or of ``values`` (those
+    a restriction keeps); count is always 1 in sequential mode."""
+    values = t.hand_values() if values is None else values
     if t.rules.multi_card_mode == "combined":
-        return [(v, k) for v in t.hand_values() for k in range(1, t.hand_count(v) + 1)]
-    return [(v, 1) for v in t.hand_values()]
+        return [(v, k) for v in values for k in range(1, t.hand_count(v) + 1)]
+    return [(v, 1) for v in values]
 
 
-def best_play(t: Table, replenish_weight: float, boat=None, heading=None):
-    """The play maximising (gain, steps, value): ties go to the longer move, then the larger value."""
+def best_play(t: Table, replenish_weight: float, boat=None, heading=None, values=None):
+    """The play maximising (gain, steps, value): ties go to the longer move, then the larger value.
+    Over the plays of ``values`` if given (D2's kept plays), else of the whole hand."""
     best = None
     best_key = None
-    for v, k in play_options(t):
+    for v, k in play_options(t, values):
         key = (gain(t, v, k, replenish_weight, boat, heading), v * k, v)
         if best_key is None or key > best_key:
             best, best_key = (v, k), key
@@ -133,7 +144,7 @@ class GreedyPolicy:
         can_draw = options[0].kind == DRAW
         if not t.hand:
             return Action(DRAW)
-        (v, k), key = best_play(t, self.replenish_weight)
+        (v, k), key = best_play(t, self.replenish_weight, values=play_values(options))
         if key[0] >= self.draw_threshold or not can_draw:
             return Action(PLAY, v, k)
         return Action(DRAW)
@@ -412,11 +423,12 @@ class HeuristicPolicy:
 
     # ------------------------------------------------------------ the decisions
 
-    def best_play(self, t: Table, boat: int, heading: int):
-        """The play maximising (value, steps, card value), as greedy's best_play ranks gains."""
+    def best_play(self, t: Table, boat: int, heading: int, values=None):
+        """The play maximising (value, steps, card value), as greedy's best_play ranks gains
+        (over the plays of ``values`` if given)."""
         best = None
         best_key = None
-        for v, k in play_options(t):
+        for v, k in play_options(t, values):
             key = (self.play_value(t, v, k, boat, heading), v * k, v)
             if best_key is None or key > best_key:
                 best, best_key = (v, k), key
@@ -431,7 +443,7 @@ class HeuristicPolicy:
         can_draw = options[0].kind == DRAW
         if not t.hand:
             return Action(DRAW)
-        (v, k), key = self.best_play(t, t.boat, t.heading)
+        (v, k), key = self.best_play(t, t.boat, t.heading, play_values(options))
         if key[0] >= self.draw_value(t) or not can_draw:
             return Action(PLAY, v, k)
         return Action(DRAW)

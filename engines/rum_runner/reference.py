@@ -20,6 +20,12 @@ spec §3 plus the engine's RNG contract):
 A turn is ``begin_turn`` (T0), the action (T1-T3: ``draw``, ``play_cards`` or
 ``pass``), then ``end_turn`` (T4 flip, T5 end check). The rollout policy
 re-uses these same pieces to finish imagined games.
+
+Restricted play (``engines._restrict``): the seat's masks are read once, at setup, into
+the table, and every decision's legal options are narrowed to the kept ones before the
+policy is asked (so a search's imagined games, played on copies, keep them too). Each
+option's kind is its ``CHOICES`` bit (``start_kind``, ``action_kind``, ``CHAIN``,
+``close_kind``); ``took`` counts the kinds taken.
 """
 
 from __future__ import annotations
@@ -27,7 +33,9 @@ from __future__ import annotations
 import copy as _copy
 from dataclasses import dataclass, field
 
+from engines._restrict import kept, kept_binary
 from engines._rng import Rng
+from engines.rum_runner import CHOICE, CHOICES
 from engines.rum_runner.cards import (
     MOVEMENT_RANKS,
     PILE_NAMES,
@@ -46,6 +54,10 @@ RIGHT, LEFT = +1, -1
 END_REASONS = ("normal", "stranded", "capped")
 
 DRAW, PLAY, PASS = "draw", "play", "pass"
+
+NO_KIND = -1                    # an option of no declared kind (PASS, STOP)
+CHAIN = CHOICE["chain"]         # D3: another card of the same number
+CLOSE_NAMES = {11: "close_jack", 12: "close_queen", 13: "close_king", 14: "close_ace"}
 
 
 @dataclass(frozen=True)
@@ -103,6 +115,10 @@ class Table:
     replenishments: int = 0
     exhausted_landings: int = 0
     draws: int = 0
+    # the seat's restriction (engines._restrict), and the times it took each kind of option
+    forbid: int = 0
+    force: int = 0
+    took: list[int] = field(default_factory=lambda: [0] * len(CHOICES))
     log: list[str] | None = None
     events: list[dict] | None = None
 
@@ -143,9 +159,21 @@ class Table:
         new.discard = list(self.discard)
         new.piles = [list(p) for p in self.piles]
         new.collection = list(self.collection)
+        new.took = list(self.took)
         new.log = None
         new.events = None
         return new
+
+    # ------------------------------------------------------------ restricted play
+
+    def kept(self, options: list, kinds: list[int]) -> list:
+        """The options the seat may choose (engines._restrict)."""
+        return kept(options, kinds, self.forbid, self.force)
+
+    def takes(self, kind: int) -> None:
+        """The seat takes an option of ``kind`` (NO_KIND counts nothing)."""
+        if kind != NO_KIND:
+            self.took[kind] += 1
 
     # ------------------------------------------------------------ narration
 
@@ -203,11 +231,18 @@ def place_boat(t: Table, end: str) -> None:
     t.record(event="setup", start_end=end, boat=t.boat)
 
 
+def start_kind(end: str) -> int:
+    return CHOICE[f"start_{end}"]
+
+
 def choose_start(t: Table, policy, world: Rng) -> str:
     """Decision D1 under start_end=choose; otherwise a fixed end or a coin flip."""
     rule = t.rules.start_end
     if rule == "choose":
-        return policy.choose_start_end(t)
+        ends = t.kept(["left", "right"], [start_kind("left"), start_kind("right")])
+        end = ends[0] if len(ends) == 1 else policy.choose_start_end(t)
+        t.takes(start_kind(end))
+        return end
     if rule == "random":
         return "left" if world.below(2) == 0 else "right"
     return rule
@@ -386,6 +421,15 @@ def legal_actions(t: Table) -> list[Action]:
     return options or [Action(PASS)]
 
 
+def action_kind(action: Action) -> int:
+    """D2's kinds: DRAW, PLAY by the value played (any count), PASS none."""
+    if action.kind == DRAW:
+        return CHOICE["draw"]
+    if action.kind == PLAY:
+        return CHOICE[f"play_{action.value}"]
+    return NO_KIND
+
+
 def draw(t: Table, world: Rng) -> None:
     """T2: take draw_count cards (or what is left) into the hand."""
     t.draws += 1
@@ -432,8 +476,17 @@ def play_cards(t: Table, action: Action, policy, world: Rng) -> None:
     play_one_move(t, action.value, action.count, world)
     if t.rules.multi_card_mode == "combined":
         return
-    while t.hand_count(action.value) > 0 and policy.choose_continue(t, action.value):
+    while t.hand_count(action.value) > 0:
+        must = kept_binary(CHAIN, t.forbid, t.force)
+        if not (must if must is not None else policy.choose_continue(t, action.value)):
+            break
+        t.takes(CHAIN)
         play_one_move(t, action.value, 1, world)
+
+
+def close_kind(t: Table, port: int) -> int:
+    """D4's kinds: the rank of the port closed."""
+    return CHOICE[CLOSE_NAMES[t.ports[port].rank]]
 
 
 def end_turn(t: Table, kind: str, policy) -> None:
@@ -443,7 +496,9 @@ def end_turn(t: Table, kind: str, policy) -> None:
     if flips:
         candidates = t.flip_candidates()
         if candidates:
+            candidates = t.kept(candidates, [close_kind(t, i) for i in candidates])
             port = candidates[0] if len(candidates) == 1 else policy.choose_flip(t, candidates)
+            t.takes(close_kind(t, port))
             t.face_up[port] = False
             t.say(f"  flips port {port} ({t.ports[port]}); {len(t.open_ports())} open")
             t.record(event="flip", port=port)
@@ -470,7 +525,9 @@ def play_turn(t: Table, policy, world: Rng) -> None:
     t.say(f"Turn {t.turn}: boat at {t.boat}, hand {show(sorted(t.hand))}, "
           f"deck {len(t.movement_deck)}, discard {len(t.discard)}")
     options = legal_actions(t)
+    options = t.kept(options, [action_kind(a) for a in options])
     action = options[0] if len(options) == 1 else policy.choose_action(t, options)
+    t.takes(action_kind(action))
     if action.kind == DRAW:
         draw(t, world)
     elif action.kind == PLAY:
@@ -507,6 +564,7 @@ def play_game(rules: Rules, players: int, policies: list, world: Rng, narrate: b
     assert players == 1 and len(policies) == 1, "Rum Runner is a solo game"
     policy = policies[0]
     t = setup(rules, world, deal)
+    t.forbid, t.force = getattr(policy, "forbid", 0), getattr(policy, "force", 0)
     if narrate:
         t.log, t.events = [], []
     place_boat(t, choose_start(t, policy, world))
@@ -538,7 +596,7 @@ def outcome(t: Table, game: int) -> dict:
         "replenishments": t.replenishments,
         "exhausted_landings": t.exhausted_landings,
         "draws": t.draws,
-    }
+    } | {f"took_{c.name}_0": t.took[i] for i, c in enumerate(CHOICES)}
 
 
 def final_state(t: Table) -> dict:
