@@ -218,3 +218,78 @@ def test_fast_scoring_of_large_collections(overrides, all_36, without_2c, rum_on
     assert engine.score_cards(enc, np.arange(36, dtype=np.int64))[-1] == all_36
     assert engine.score_cards(enc, np.arange(1, 36, dtype=np.int64))[-1] == without_2c
     assert engine.score_cards(enc, np.arange(16, 36, dtype=np.int64))[-1] == rum_only
+
+
+# ---------------------------------------------------------------- restricted play
+
+# (rule overrides, policy, games): every choice forbidden and forced somewhere, every policy,
+# rule options that change what can be chosen (a fixed start end, combined moves whose counts
+# share their value's kind, draws that close no port, a reshuffling deck)
+RESTRICTED = [
+    ({}, "random:forbid=draw", 400),
+    ({}, "random:force=draw+close_jack", 300),
+    ({}, "random:forbid=start_left+chain+close_ace", 300),
+    ({}, "random:force=start_right+play_2", 300),
+    ({}, "random:force=start_left+chain:forbid=close_king+close_queen", 300),
+    ({}, "random:forbid=start_right+play_4+play_5", 300),
+    ({"multi_card_mode": "combined"}, "random:force=play_3+close_king", 300),
+    ({"multi_card_mode": "combined"}, "random:forbid=play_2+play_3+draw", 200),
+    ({"flip_after_draw": False}, "random:force=play_4+play_5+close_queen:forbid=close_jack", 300),
+    ({"start_end": "left", "reshuffle_discard_when_deck_empty": True},
+     "random:force=close_ace+chain:forbid=start_left", 300),
+    ({}, "greedy:forbid=draw", 300),
+    ({}, "greedy:force=draw+start_left", 200),
+    ({}, "greedy:force=chain+play_3:forbid=start_right", 200),
+    ({}, "greedy:forbid=chain+play_2+close_ace", 200),
+    ({"flip_after_draw": False}, "greedy:force=close_ace+play_5", 200),
+    ({"multi_card_mode": "combined"}, "greedy:draw_threshold=6:forbid=play_4+close_jack", 150),
+    ({}, "expert:forbid=draw+start_left", 100),
+    ({}, "expert:force=chain+close_queen+start_right", 100),
+    ({"flip_after_draw": False}, "expert:forbid=chain+close_king:force=play_4", 60),
+    ({"multi_card_mode": "combined"}, "expert:force=play_2+draw", 60),
+    ({}, "heuristic:w_chain=0.5:forbid=play_5+close_ace", 100),
+    ({"flip_after_draw": False}, "heuristic:w_chain=1:force=play_3", 60),
+]
+
+
+def _restricted_id(case) -> str:
+    overrides, policy, _ = case
+    return policy + (f":{_case_id(overrides)}" if overrides else "")
+
+
+@pytest.mark.parametrize("overrides, policy, games", RESTRICTED,
+                         ids=[_restricted_id(c) for c in RESTRICTED])
+def test_restricted_play(overrides, policy, games):
+    rules = Rules.from_overrides(overrides)
+    fast = both_ways(GAME, rules, policy, 1, 41, games)
+    plain = GAME.fast(rules, (GAME.policy(policy).unrestricted(),), 1, 41, 0, games)
+    assert not np.array_equal(fast[:, :14], plain[:, :14]), "the restriction changed no game"
+
+
+# the search under a restriction, its playouts (greedy or the expert) keeping it: few games,
+# the reference path plays every option to the end
+RESTRICTED_ROLLOUTS = [
+    ({}, "rollout:samples=1:forbid=draw+start_right", 3),
+    ({}, "rollout:samples=2:force=chain+close_ace", 3),
+    ({"flip_after_draw": False}, "rollout:samples=1:base=expert:force=play_2+start_left:"
+                                 "forbid=close_queen", 2),
+    ({"multi_card_mode": "combined"}, "rollout:samples=1:base=expert:forbid=play_5+chain", 2),
+]
+
+
+@pytest.mark.parametrize("overrides, policy, games", RESTRICTED_ROLLOUTS,
+                         ids=[_restricted_id(c) for c in RESTRICTED_ROLLOUTS])
+def test_restricted_rollout(overrides, policy, games):
+    both_ways(GAME, Rules.from_overrides(overrides), policy, 1, 43, games)
+
+
+def test_every_choice_is_forbidden_and_forced_in_the_restricted_cases():
+    said = {"forbid": set(), "force": set()}
+    for _, policy, _ in RESTRICTED + RESTRICTED_ROLLOUTS:
+        restriction = GAME.policy(policy).restriction
+        said["forbid"] |= set(restriction.forbid)
+        said["force"] |= set(restriction.force)
+    for key, names in said.items():
+        assert names == set(GAME.choice_names), (key, set(GAME.choice_names) - names)
+    policies = {GAME.policy(p).name for _, p, _ in RESTRICTED + RESTRICTED_ROLLOUTS}
+    assert set(GAME.policies) <= policies | {"expert-top"}, set(GAME.policies) - policies

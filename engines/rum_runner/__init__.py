@@ -86,19 +86,19 @@ POLICIES = {
 # PASS (forced, the only option then) and STOP have no kind. Every move's course is fixed
 # by the card's value, so bouncing at an end is no separate choice.
 CHOICES = (
-    Choice("start_left", "the left end for the boat's start (D1, under start_end=choose)"),
-    Choice("start_right", "the right end for the boat's start (D1, under start_end=choose)"),
-    Choice("draw", "DRAW as its turn's action (D2)"),
-    Choice("play_2", "to open its turn by playing a 2 (D2; not the same-number cards after it)"),
-    Choice("play_3", "to open its turn by playing a 3 (D2; not the same-number cards after it)"),
-    Choice("play_4", "to open its turn by playing a 4 (D2; not the same-number cards after it)"),
-    Choice("play_5", "to open its turn by playing a 5 (D2; not the same-number cards after it)"),
-    Choice("chain", "to play another card of the same number after a landing instead of "
-           "stopping (D3; one a card)"),
-    Choice("close_jack", "to close a J port (it pays 6s) at the end-of-turn flip (D4)"),
-    Choice("close_queen", "to close a Q port (it pays 8s) at the end-of-turn flip (D4)"),
-    Choice("close_king", "to close a K port (it pays 10s) at the end-of-turn flip (D4)"),
-    Choice("close_ace", "to close an A port (it pays 7s and 9s) at the end-of-turn flip (D4)"),
+    Choice("start_left", "to start the boat at the left end, D1 under start_end=choose"),
+    Choice("start_right", "to start the boat at the right end, D1 under start_end=choose"),
+    Choice("draw", "DRAW as its turn's action, D2"),
+    Choice("play_2", "to open its turn by playing a 2, D2; not the same-number cards after it"),
+    Choice("play_3", "to open its turn by playing a 3, D2; not the same-number cards after it"),
+    Choice("play_4", "to open its turn by playing a 4, D2; not the same-number cards after it"),
+    Choice("play_5", "to open its turn by playing a 5, D2; not the same-number cards after it"),
+    Choice("chain", "to play another card of the same number after a landing rather than "
+           "stop, D3, once a card"),
+    Choice("close_jack", "to close a J port, which pays 6s, at the end-of-turn flip, D4"),
+    Choice("close_queen", "to close a Q port, which pays 8s, at the end-of-turn flip, D4"),
+    Choice("close_king", "to close a K port, which pays 10s, at the end-of-turn flip, D4"),
+    Choice("close_ace", "to close an A port, which pays 7s and 9s, at the end-of-turn flip, D4"),
 )
 # choice name -> its bit (the kind of an option), for both paths
 CHOICE = {c.name: i for i, c in enumerate(CHOICES)}
