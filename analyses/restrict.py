@@ -299,8 +299,11 @@ class RestrictAnswer:
         if c.verdict == "dominant":
             return f"{c.name} is dominant: {cost}, a loss beyond the ±{m} {u} margin."
         if c.verdict == "useless":
+            small = ("" if c.loss.low <= 0 <= c.loss.high else
+                     ", though shown above 0" if c.loss.low > 0 else
+                     ", though the player does a little better without it (shown below 0)")
             return (f"{c.name} is useless to {self.policy}: {cost}; shown within ±{m} {u} "
-                    "(equivalence test).")
+                    f"(equivalence test){small}.")
         if c.verdict == "matters":
             return f"{c.name} matters: {cost}, a loss shown above 0 but not beyond ±{m} {u}."
         if c.verdict == "overused":
