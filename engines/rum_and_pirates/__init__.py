@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engines._game import Column, GameInfo, Param, PolicySpec, per_seat_columns
+from engines._game import Choice, Column, GameInfo, Param, PolicySpec, per_seat_columns
 from engines.rum_and_pirates.rules import Rules
 
 # Greedy's one-step value weights (spec §8.4), declared once: the rollout plays them too.
@@ -139,6 +139,38 @@ _GAME_COLUMNS = (
 )
 
 
+# The kinds of option a seat chooses (restricted play, engines._restrict): a restriction
+# (`expert:forbid=pub`, `greedy:force=dark_road`) narrows every decision of these kinds, and
+# the outcome counts each seat's picks (`took_<name>_<seat>`). A move at D1 / D2 is of the
+# kind of the corner action it reaches (ACTION_CHOICE) when it goes by road, of dark_road when
+# it goes dark; STOP, and the options of D3-D6 and D8 (keep or sell, which map, which guard
+# stack, what to take back, which pub tile), are of no kind.
+CHOICES = (
+    Choice("coin", "a road move to a coin corner (at the start of a turn or moving again)"),
+    Choice("crew", "a road move to a corner that puts pirates back in hand: a pirate corner "
+           "(recruit) or headquarters (take back a road or a dark pair)"),
+    Choice("supplies", "a road move to a pirate supplies corner"),
+    Choice("rendezvous", "a road move to a rendezvous corner"),
+    Choice("map", "a road move to a treasure map corner"),
+    Choice("pub", "a road move to a pub corner (hosting its contest)"),
+    Choice("chest", "a road move to a treasure chest corner (the chest and the scorpion "
+           "contest)"),
+    Choice("rum", "a road move to a rum corner"),
+    Choice("guard", "a road move to a guard corner"),
+    Choice("dark_road", "a dark-road move, forced or not, whatever corner it reaches"),
+    Choice("rest", "to rest at the start of a turn (paying rest_coin)"),
+    Choice("board", "to board the ship by a decision: at the start of a turn, or after a move "
+           "under board_after_move_same_turn (not the boarding stop_after_move_boards makes)"),
+    Choice("reroll", "to re-roll a die of a pub, a scorpion contest or the bunk fight (every "
+           "re-roll, the free second one of rerolls_per_rum = 2 too)"),
+    Choice("pub_join", "to join another player's pub (paying its host a coin)"),
+)
+# The choice of a road move by the action of the corner it reaches (data.ACTION_CODES order):
+# headquarters shares `crew` with the pirate corner (both put pirates back in hand), which
+# keeps the declared choices at 14.
+ACTION_CHOICE = ("coin", "crew", "crew", "supplies", "rendezvous", "map", "pub", "chest", "rum",
+                 "guard")
+
 
 GAME = GameInfo(
     name="rum-and-pirates",
@@ -150,6 +182,7 @@ GAME = GameInfo(
     default_policy="greedy",
     rules_cls=Rules,
     columns=per_seat_columns(_PER_SEAT, _GAME_COLUMNS),
+    choices=CHOICES,
     summary="move one Captain through a pirate town, fill its roads with your pirates, then "
             "fight for the bunks",
     # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and

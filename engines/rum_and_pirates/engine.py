@@ -43,11 +43,12 @@ import numpy as np
 
 from engines._fast import as_words, fast_path
 from engines._fast import offset as _padd
-from engines._game import POLICY_WIDTH
+from engines._game import FORBID_COLUMN, FORCE_COLUMN, POLICY_WIDTH
 from engines._jit import njit
+from engines._restrict import is_allowed_fast, is_forced_fast, keeps_fast, kept_binary_fast
 from engines._rng import rng_below, rng_next, rng_seed, rng_shuffle
 from engines._standings import lead_story_at
-from engines.rum_and_pirates import POLICIES, data
+from engines.rum_and_pirates import ACTION_CHOICE, CHOICES, POLICIES, data
 from engines.rum_and_pirates.rules import R
 
 TOL = 1e-9
@@ -152,6 +153,18 @@ SUP_BEST4 = np.array([max([b + 2 for b in range(4) if m >> b & 1], default=0)
 MAP_COL_IDX = np.array([0, -1, 1, 2], dtype=np.int64)   # map colour code -> 0..2 (red green yellow)
 SUP_CODES = np.array(_INIT["supplies"], dtype=np.int64)   # ascending: bit i of a mask = code i
 
+# restricted play: the declared choices' bits (__init__.CHOICES), a road move's by the action
+# of the corner it reaches (reference.option_kind)
+N_CHOICES = len(CHOICES)
+_KIND = {c.name: i for i, c in enumerate(CHOICES)}
+ACTION_KIND = np.array([_KIND[name] for name in ACTION_CHOICE], dtype=np.int64)
+K_DARK = _KIND["dark_road"]
+K_REST = _KIND["rest"]
+K_BOARD = _KIND["board"]
+K_REROLL = _KIND["reroll"]
+K_JOIN = _KIND["pub_join"]
+NO_KIND = -1
+
 # option codes of D1/D2 (moves are a road id, or 64 + 24 x + y)
 O_DARK = NR
 O_REST = 10000
@@ -203,7 +216,7 @@ _S, _S_GAME_END = _layout([
     ("TURNS", 1), ("TURNS_R", 5), ("MAXRT", 1), ("MOVES", 1), ("DARKM", 1), ("FORCED", 1),
     ("RESTS", 1), ("DEADEND", 1), ("HQV", 1), ("RECRUITS", 1), ("SCONT", 1), ("ROLLS", 1),
     ("REROLLS", 1), ("BREROLLS", 1), ("BHOPE", 1), ("CAGAIN", 1), ("CDARK", 1), ("CREST", 1),
-    ("PUBFEES", 1),
+    ("PUBFEES", 1), ("TOOK", N_CHOICES * MAX_P),
     ("STK", STK_TOTAL), ("STKN", 11),
     ("PUBD", 4), ("NPUBD", 1), ("MAPD", 4), ("NMAPD", 1),
     ("LAYOUT", 18), ("RU", NR), ("RV", NR), ("RL", NR), ("DC", ND), ("DL", ND), ("DPOS", ND),
@@ -243,6 +256,7 @@ S_CAGAIN = _S["CAGAIN"]
 S_CDARK = _S["CDARK"]
 S_CREST = _S["CREST"]
 S_PUBFEES = _S["PUBFEES"]
+S_TOOK = _S["TOOK"]       # choice k, seat p at k * MAX_P + p: the options of kind k p took
 S_STK = _S["STK"]
 S_STKN = _S["STKN"]
 S_PUBD = _S["PUBD"]
@@ -271,7 +285,8 @@ S_GAME_END = _S_GAME_END
 
 # per block (setup_block), then scratch: the same layout in a playout's copy
 _B, _S_SIZE = _layout([
-    ("RULES", R.SIZE), ("CODE", MAX_P), ("RO_SAMPLES", MAX_P), ("RO_WIDTH", MAX_P),
+    ("RULES", R.SIZE), ("CODE", MAX_P), ("FORBID", MAX_P), ("FORCE", MAX_P),
+    ("RO_SAMPLES", MAX_P), ("RO_WIDTH", MAX_P),
     ("RO_HORIZON", MAX_P),
     ("OPT", MAX_OPT), ("OCOST", MAX_OPT), ("OCOIN", MAX_OPT), ("FORCEDF", 1),
     ("M", 12), ("NM", 1), ("PART", MAX_P), ("ELIG", 12),
@@ -283,6 +298,8 @@ _B, _S_SIZE = _layout([
 ])
 S_RULES = S_GAME_END + _B["RULES"]
 S_CODE = S_GAME_END + _B["CODE"]
+S_FORBID = S_GAME_END + _B["FORBID"]   # each seat's restriction, from its own row
+S_FORCE = S_GAME_END + _B["FORCE"]
 S_RO_SAMPLES = S_GAME_END + _B["RO_SAMPLES"]
 S_RO_WIDTH = S_GAME_END + _B["RO_WIDTH"]
 S_RO_HORIZON = S_GAME_END + _B["RO_HORIZON"]
@@ -443,6 +460,20 @@ def is_active(s, p):
     if s[pb + PL_HAND] >= 1:
         return True
     return s[S_RULES + R.zero_hand_may_rest] != 0 and s[pb + PL_COINS] >= s[S_RULES + R.rest_coin]
+
+
+@njit(cache=True, inline="always")
+def took(s, p, k):
+    """Seat ``p`` took an option of choice ``k`` (nothing for NO_KIND)."""
+    if k != NO_KIND:
+        s[S_TOOK + k * MAX_P + p] += 1
+
+
+@njit(cache=True, inline="always")
+def must_say(s, p, k):
+    """A yes/no decision of ``p`` whose yes is of choice ``k`` (D7, D9): 1 its restriction
+    says yes, 0 no, -1 it chooses (reference.choose_yes)."""
+    return kept_binary_fast(k, s[S_FORBID + p], s[S_FORCE + p])
 
 
 @njit(cache=True, inline="always")
@@ -698,6 +729,46 @@ def dest_of(s, o):
         c = s[S_CAPTAIN]
         return s[S_RV + r] if s[S_RU + r] == c else s[S_RU + r]
     return s[S_DC + (o - O_DARK) % ND]
+
+
+@njit(cache=True)
+def move_kind(s, i):
+    """The declared choice of move i at S_OPT (reference.option_kind): dark_road, or by the
+    action of the corner a road reaches."""
+    if s[S_OPT + i] >= O_DARK:
+        return K_DARK
+    return ACTION_KIND[ACTION[s[S_ODEST + i]]]
+
+
+@njit(cache=True)
+def narrow(s, p, n, ka, a_ok, kb, b_ok):
+    """Seat ``p``'s restriction on a D1 / D2 (engines._restrict; reference.choose with
+    option_kind): of the moves S_OPT[0:n] and the two options after them (of kinds ``ka``,
+    ``kb``; offered when ``a_ok``, ``b_ok``: D1 REST and BOARD, D2 STOP and BOARD), those
+    it may choose, the kept moves at the front of S_OPT in their order. Returns (the moves
+    kept, a kept, b kept)."""
+    forbid = s[S_FORBID + p]
+    force = s[S_FORCE + p]
+    if forbid == 0 and force == 0:
+        return n, a_ok, b_ok
+    forced_any = (a_ok and is_forced_fast(ka, force)) or (b_ok and is_forced_fast(kb, force))
+    allowed_any = (a_ok and is_allowed_fast(ka, forbid)) or \
+        (b_ok and is_allowed_fast(kb, forbid))
+    for i in range(n):
+        k = move_kind(s, i)
+        forced_any = forced_any or is_forced_fast(k, force)
+        allowed_any = allowed_any or is_allowed_fast(k, forbid)
+    m = 0
+    for i in range(n):
+        if keeps_fast(move_kind(s, i), forbid, force, forced_any, allowed_any):
+            s[S_OPT + m] = s[S_OPT + i]
+            s[S_OCOST + m] = s[S_OCOST + i]
+            s[S_OCOIN + m] = s[S_OCOIN + i]
+            s[S_ODEST + m] = s[S_ODEST + i]
+            m += 1
+    a = a_ok and keeps_fast(ka, forbid, force, forced_any, allowed_any)
+    b = b_ok and keeps_fast(kb, forbid, force, forced_any, allowed_any)
+    return m, a, b
 
 
 @njit(cache=True)
@@ -987,6 +1058,9 @@ CTX_SCORP = 1
 
 @njit(cache=True)
 def wants_reroll(s, pp, rng, p, ctx, v, total, thr):
+    say = must_say(s, p, K_REROLL)
+    if say >= 0:
+        return say == 1
     k = ask(s, rng, p, 2)
     if k >= 0:
         return k == 0
@@ -1008,6 +1082,7 @@ def roll(s, pp, rng, p, ctx, total, thr):
     while free > 0 or s[pb + PL_RUM] >= 1:
         if not wants_reroll(s, pp, rng, p, ctx, v, total, thr):
             break
+        took(s, p, K_REROLL)
         if free > 0:
             free = 0
         else:
@@ -1067,12 +1142,17 @@ def act_pub(s, fb, pp, rng, p, colour):
             continue
         if s[_pl(q) + PL_COINS] < 1:
             continue
-        j = ask(s, rng, q, 2)
-        if j < 0:
-            join = total / (npart + 1) > pp[q * PW + G_SHARE] * pp[q * PW + G_WCOIN]
+        say = must_say(s, q, K_JOIN)
+        if say >= 0:
+            join = say == 1
         else:
-            join = j == 0
+            j = ask(s, rng, q, 2)
+            if j < 0:
+                join = total / (npart + 1) > pp[q * PW + G_SHARE] * pp[q * PW + G_WCOIN]
+            else:
+                join = j == 0
         if join:
+            took(s, q, K_JOIN)
             s[_pl(q) + PL_COINS] -= 1
             s[_pl(p) + PL_COINS] += 1
             s[S_PUBFEES] += 1
@@ -1244,6 +1324,9 @@ def winning(s, i, nC):
 @njit(cache=True)
 def bunk_wants(s, pp, rng, i, nC, imm):
     p = s[S_BC + i]
+    say = must_say(s, p, K_REROLL)
+    if say >= 0:
+        return say == 1
     k = ask(s, rng, p, 2)
     if k >= 0:
         return k == 0
@@ -1279,6 +1362,7 @@ def bunk_reroll_loop(s, pp, rng, i, nC, imm):
     while free > 0 or s[pb + PL_RUM] >= 1:
         if not bunk_wants(s, pp, rng, i, nC, imm):
             break
+        took(s, p, K_REROLL)
         if free > 0:
             free = 0
         else:
@@ -1882,8 +1966,9 @@ def move_net(s, fb, pp, p, i, again):
 
 
 @njit(cache=True)
-def greedy_move(s, fb, pp, p, n, again):
-    """Greedy's best move among S_OPT[0:n] (-1 if its net is below tau)."""
+def greedy_move(s, fb, pp, p, n, again, must):
+    """Greedy's best move among S_OPT[0:n] (-1 if its net is below tau, unless it ``must``
+    move: its restriction left only moves)."""
     prep_values(s, fb, pp, p)
     best = -1
     bv = 0.0
@@ -1892,7 +1977,7 @@ def greedy_move(s, fb, pp, p, n, again):
         if best < 0 or v > bv + TOL:
             best = i
             bv = v
-    if best >= 0 and bv >= pp[p * PW + G_TAU] - TOL:
+    if best >= 0 and (must or bv >= pp[p * PW + G_TAU] - TOL):
         return best
     return -1
 
@@ -1976,8 +2061,9 @@ def heur_cont(s, fb, d, road, hand, again_next, w_hand, w_coin, gt):
 
 
 @njit(cache=True)
-def heur_move(s, fb, pp, p, n, again, lone):
-    """The heuristic's best move among S_OPT[0:n] (-1 if its net is below its threshold).
+def heur_move(s, fb, pp, p, n, again, lone, must):
+    """The heuristic's best move among S_OPT[0:n] (-1 if its net is below its threshold,
+    unless it ``must`` move: its restriction left only moves).
 
     The nets are HeuristicPolicy.net's, in its float order, scanned as greedy scans (a later
     move must be better by more than TOL). Every class value is computed up front
@@ -2061,25 +2147,25 @@ def heur_move(s, fb, pp, p, n, again, lone):
         best = i if better else best
         bv = v if better else bv
     tau = pp[row + G_TAU] + pp[row + H_TAUB] * boarded
-    if best >= 0 and bv >= tau - TOL:
+    if best >= 0 and (must or bv >= tau - TOL):
         return best
     return -1
 
 
 @njit(cache=True)
-def d1_heur(s, fb, pp, p, n, rest_ok, lone):
-    k = heur_move(s, fb, pp, p, n, 0, lone) if n > 0 else -1
+def d1_heur(s, fb, pp, p, n, rest_ok, board_ok, lone):
+    k = heur_move(s, fb, pp, p, n, 0, lone, not (rest_ok or board_ok)) if n > 0 else -1
     if k >= 0:
         return k
-    return n + (1 if rest_ok else 0)   # BOARD
+    return no_move(n, rest_ok, board_ok)
 
 
 @njit(cache=True)
-def d2_heur(s, fb, pp, p, n, again, board_opt, lone):
-    k = heur_move(s, fb, pp, p, n, again, lone) if n > 0 else -1
+def d2_heur(s, fb, pp, p, n, again, stop_ok, board_opt, lone):
+    k = heur_move(s, fb, pp, p, n, again, lone, not (stop_ok or board_opt)) if n > 0 else -1
     if k >= 0:
         return k
-    return n + 1 if board_opt else n
+    return no_move(n, stop_ok, board_opt)
 
 
 # ================================================================ turns (spec 5.2)
@@ -2095,12 +2181,21 @@ def d1_options(s, p):
     return n, rest_ok, board_ok
 
 
+@njit(cache=True, inline="always")
+def no_move(n, a_ok, board_ok):
+    """D1 / D2 when no move is worth making (policies.GreedyPolicy.no_move): BOARD, else the
+    option after the moves (D1 REST, D2 STOP)."""
+    if board_ok:
+        return n + (1 if a_ok else 0)
+    return n
+
+
 @njit(cache=True)
-def d1_greedy(s, fb, pp, p, n, rest_ok):
-    k = greedy_move(s, fb, pp, p, n, 0) if n > 0 else -1
+def d1_greedy(s, fb, pp, p, n, rest_ok, board_ok):
+    k = greedy_move(s, fb, pp, p, n, 0, not (rest_ok or board_ok)) if n > 0 else -1
     if k >= 0:
         return k
-    return n + (1 if rest_ok else 0)   # BOARD
+    return no_move(n, rest_ok, board_ok)
 
 
 @njit(cache=True)
@@ -2111,11 +2206,11 @@ def d2_options(s, p, again):
 
 
 @njit(cache=True)
-def d2_greedy(s, fb, pp, p, n, again, board_opt):
-    k = greedy_move(s, fb, pp, p, n, again) if n > 0 else -1
+def d2_greedy(s, fb, pp, p, n, again, stop_ok, board_opt):
+    k = greedy_move(s, fb, pp, p, n, again, not (stop_ok or board_opt)) if n > 0 else -1
     if k >= 0:
         return k
-    return n + 1 if board_opt else n
+    return no_move(n, stop_ok, board_opt)
 
 
 @njit(cache=True)
@@ -2127,6 +2222,24 @@ def apply_d1(s, p, k, n, rest_ok):
         board_player(s, p)
 
 
+@njit(cache=True)
+def d1_options_kept(s, p):
+    """D1 of ``p`` as its restriction leaves it: (moves, rest kept, board kept)."""
+    n, rest_ok, board_ok = d1_options(s, p)
+    return narrow(s, p, n, K_REST, rest_ok, K_BOARD, board_ok)
+
+
+@njit(cache=True)
+def took_d1(s, p, k, n, rest_ok):
+    """Count option ``k`` of a D1 (moves, REST when ``rest_ok``, BOARD)."""
+    if k < n:
+        took(s, p, move_kind(s, k))
+    elif rest_ok and k == n:
+        took(s, p, K_REST)
+    else:
+        took(s, p, K_BOARD)
+
+
 # ---- the real game's drivers (every policy)
 
 
@@ -2135,24 +2248,29 @@ def after_move(s, fb, pp, rng, p, lone, free_next):
     while True:
         again = again_coin(s, lone, free_next)
         n, board_opt = d2_options(s, p, again)
-        nopt = n + 1 + (1 if board_opt else 0)
         if n == 0 and not board_opt:
             break
+        n, stop_ok, board_opt = narrow(s, p, n, NO_KIND, True, K_BOARD, board_opt)
+        nopt = n + (1 if stop_ok else 0) + (1 if board_opt else 0)
         code = s[S_CODE + p]
-        if code == RANDOM:
+        if nopt == 1:
+            k = 0
+        elif code == RANDOM:
             k = rng_below(_seat_rng(rng, p), nopt)
         elif code == ROLLOUT:
-            k = rollout_decide(s, fb, pp, rng, p, n, 1, again, lone, False, board_opt)
+            k = rollout_decide(s, fb, pp, rng, p, n, 1, again, lone, stop_ok, board_opt)
         elif code == HEUR:
-            k = d2_heur(s, fb, pp, p, n, again, board_opt, lone)
+            k = d2_heur(s, fb, pp, p, n, again, stop_ok, board_opt, lone)
         else:
-            k = d2_greedy(s, fb, pp, p, n, again, board_opt)
+            k = d2_greedy(s, fb, pp, p, n, again, stop_ok, board_opt)
         if k < n:
+            took(s, p, move_kind(s, k))
             free_next = do_move(s, fb, pp, rng, p, k, again) and \
                 s[S_RULES + R.dead_end_next_move_free] != 0
             continue
-        if k == n:
+        if stop_ok and k == n:
             break
+        took(s, p, K_BOARD)
         board_player(s, p)
         return
     end_move_turn(s, p)
@@ -2160,7 +2278,7 @@ def after_move(s, fb, pp, rng, p, lone, free_next):
 
 @njit(cache=True)
 def turn(s, fb, pp, rng, p, lone):
-    n, rest_ok, board_ok = d1_options(s, p)
+    n, rest_ok, board_ok = d1_options_kept(s, p)
     nopt = n + (1 if rest_ok else 0) + (1 if board_ok else 0)
     if nopt == 1:
         k = 0
@@ -2171,9 +2289,10 @@ def turn(s, fb, pp, rng, p, lone):
         elif code == ROLLOUT:
             k = rollout_decide(s, fb, pp, rng, p, n, 0, 0, lone, rest_ok, board_ok)
         elif code == HEUR:
-            k = d1_heur(s, fb, pp, p, n, rest_ok, lone)
+            k = d1_heur(s, fb, pp, p, n, rest_ok, board_ok, lone)
         else:
-            k = d1_greedy(s, fb, pp, p, n, rest_ok)
+            k = d1_greedy(s, fb, pp, p, n, rest_ok, board_ok)
+    took_d1(s, p, k, n, rest_ok)
     if k < n:
         fn = do_move(s, fb, pp, rng, p, k, 0) and s[S_RULES + R.dead_end_next_move_free] != 0
         after_move(s, fb, pp, rng, p, lone, fn)
@@ -2217,16 +2336,21 @@ def after_move_playout(s, fb, pp, rng, p, lone, free_next):
         n, board_opt = d2_options(s, p, again)
         if n == 0 and not board_opt:
             break
-        if heur:
-            k = d2_heur(s, fb, pp, p, n, again, board_opt, lone)
+        n, stop_ok, board_opt = narrow(s, p, n, NO_KIND, True, K_BOARD, board_opt)
+        if n + (1 if stop_ok else 0) + (1 if board_opt else 0) == 1:
+            k = 0
+        elif heur:
+            k = d2_heur(s, fb, pp, p, n, again, stop_ok, board_opt, lone)
         else:
-            k = d2_greedy(s, fb, pp, p, n, again, board_opt)
+            k = d2_greedy(s, fb, pp, p, n, again, stop_ok, board_opt)
         if k < n:
+            took(s, p, move_kind(s, k))
             free_next = do_move(s, fb, pp, rng, p, k, again) and \
                 s[S_RULES + R.dead_end_next_move_free] != 0
             continue
-        if k == n:
+        if stop_ok and k == n:
             break
+        took(s, p, K_BOARD)
         board_player(s, p)
         return
     end_move_turn(s, p)
@@ -2249,14 +2373,15 @@ def action_phase_playout(s, fb, pp, rng):
             return False
         s[S_RTURNS] += 1
         s[S_TURNS] += 1
-        n, rest_ok, board_ok = d1_options(s, cur)
+        n, rest_ok, board_ok = d1_options_kept(s, cur)
         nopt = n + (1 if rest_ok else 0) + (1 if board_ok else 0)
         if nopt == 1:
             k = 0
         elif pp[cur * PW] == HEUR:
-            k = d1_heur(s, fb, pp, cur, n, rest_ok, na == 1)
+            k = d1_heur(s, fb, pp, cur, n, rest_ok, board_ok, na == 1)
         else:
-            k = d1_greedy(s, fb, pp, cur, n, rest_ok)
+            k = d1_greedy(s, fb, pp, cur, n, rest_ok, board_ok)
+        took_d1(s, cur, k, n, rest_ok)
         if k < n:
             fn = do_move(s, fb, pp, rng, cur, k, 0) and \
                 s[S_RULES + R.dead_end_next_move_free] != 0
@@ -2350,9 +2475,10 @@ def copy_state(src, dst):
 
 
 @njit(cache=True)
-def playout(s, fb, p, k, decision, n, again, lone, rest_ok):
+def playout(s, fb, p, k, decision, n, again, lone, a_ok):
     """One playout of candidate ``k`` of decision 0 (D1) or 1 (D2) of ``p`` from the re-dealt
-    sample at S_SAMPLE (its world stream at S_RO_DEALT); its value. The playout's floats
+    sample at S_SAMPLE (its world stream at S_RO_DEALT); its value (``a_ok``: the option
+    after the moves, D1 REST or D2 STOP, is one of the seat's options). The playout's floats
     (F_COPY) keep their remembered values from playout to playout of a decision: each is
     keyed by what it reads of the state, and every seat's row is the same all decision."""
     c = _padd(s, S_COPY)
@@ -2377,13 +2503,13 @@ def playout(s, fb, p, k, decision, n, again, lone, rest_ok):
             fn = do_move(c, cf, pp, rng, p, k, 0) and c[S_RULES + R.dead_end_next_move_free] != 0
             after_move_playout(c, cf, pp, rng, p, lone, fn)
         else:
-            apply_d1(c, p, k, n, rest_ok)
+            apply_d1(c, p, k, n, a_ok)
     else:
         if k < n:
             fn = do_move(c, cf, pp, rng, p, k, again) and \
                 c[S_RULES + R.dead_end_next_move_free] != 0
             after_move_playout(c, cf, pp, rng, p, lone, fn)
-        elif k == n:
+        elif a_ok and k == n:
             end_move_turn(c, p)
         else:
             board_player(c, p)
@@ -2430,14 +2556,15 @@ def playout_side(c, pp, q, extras):
 
 
 @njit(cache=True)
-def rollout_decide(s, fb, pp, rng, p, n, decision, again, lone, rest_ok, board_ok):
-    """RolloutPolicy at D1 (decision 0) or D2 (1) over the n moves at S_OPT, then REST/BOARD
-    (D1) or STOP (and BOARD under board_after_move_same_turn: ``board_ok``) (D2); the chosen
+def rollout_decide(s, fb, pp, rng, p, n, decision, again, lone, a_ok, board_ok):
+    """RolloutPolicy at D1 (decision 0) or D2 (1) over the n moves at S_OPT, then the option
+    after them when ``a_ok`` (D1 REST, D2 STOP), then BOARD when ``board_ok`` (D2: under
+    board_after_move_same_turn), each as the seat's restriction leaves them; the chosen
     option's index in the decision's option order."""
     # the base's nets (its own row: F_POL holds a rollout seat's base row)
     if n > 0:
         if pp[p * PW] == HEUR:
-            heur_move(s, fb, pp, p, n, again, lone)
+            heur_move(s, fb, pp, p, n, again, lone, False)
         else:
             prep_values(s, fb, pp, p)
             for i in range(n):
@@ -2451,25 +2578,19 @@ def rollout_decide(s, fb, pp, rng, p, n, decision, again, lone, rest_ok, board_o
             if s[S_RO_PICK + i] == 0 and (best < 0 or fb[F_NET + i] > fb[F_NET + best]):
                 best = i
         s[S_RO_PICK + best] = 1
-    # the candidates: the chosen moves, REST (D1, if legal), BOARD (D1) or STOP (D2)
+    # the candidates: the chosen moves, REST (D1) or STOP (D2), BOARD (READINGS.md "further
+    # readings" 8: D2's STOP and BOARD both)
     nc = 0
     for i in range(n):
         if s[S_RO_PICK + i]:
             s[S_RO_PICK + MAX_OPT + nc] = i
             nc += 1
-    if decision == 0:
-        if rest_ok:
-            s[S_RO_PICK + MAX_OPT + nc] = n
-            nc += 1
-        if board_ok:
-            s[S_RO_PICK + MAX_OPT + nc] = n + (1 if rest_ok else 0)
-            nc += 1
-    else:
+    if a_ok:
         s[S_RO_PICK + MAX_OPT + nc] = n
         nc += 1
-        if board_ok:   # READINGS.md "further readings" 8: STOP and BOARD
-            s[S_RO_PICK + MAX_OPT + nc] = n + 1
-            nc += 1
+    if board_ok:
+        s[S_RO_PICK + MAX_OPT + nc] = n + (1 if a_ok else 0)
+        nc += 1
     if nc == 1:
         return s[S_RO_PICK + MAX_OPT]
     playout_rows(s, fb, p)
@@ -2497,7 +2618,7 @@ def rollout_decide(s, fb, pp, rng, p, n, decision, again, lone, rest_ok, board_o
             dealt[i] = world[i]
         for ci in range(nc):
             k = s[S_RO_PICK + MAX_OPT + ci]
-            fb[F_RO_SUM + ci] += playout(s, fb, p, k, decision, n, again, lone, rest_ok)
+            fb[F_RO_SUM + ci] += playout(s, fb, p, k, decision, n, again, lone, a_ok)
     best = -1
     best_v = 0.0
     for ci in range(nc):
@@ -2633,6 +2754,12 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     changes, half = lead_story_at(s, S_LEAD, s[S_ROUND])
     out[c + 4] = changes
     out[c + 5] = half
+    c += 6
+    # took_<choice>_<seat>, by choice then seat (GameInfo.columns)
+    for k in range(N_CHOICES):
+        for p in range(P):
+            out[c] = s[S_TOOK + k * MAX_P + p]
+            c += 1
     return True
 
 
@@ -2645,6 +2772,9 @@ def setup_block(ints, floats, g, f, pol, P, cap):
     for p in range(P):
         code = int(pol[p * PW])
         s[S_CODE + p] = code
+        # the seat's restriction, from its own row (never its search's base row)
+        s[S_FORBID + p] = int(pol[p * PW + FORBID_COLUMN])
+        s[S_FORCE + p] = int(pol[p * PW + FORCE_COLUMN])
         ro = code == ROLLOUT
         s[S_RO_SAMPLES + p] = int(pol[p * PW + ROLLOUT_AT.samples]) if ro else 0
         s[S_RO_WIDTH + p] = int(pol[p * PW + ROLLOUT_AT.width]) if ro else 0

@@ -310,15 +310,24 @@ class GreedyPolicy:
         top = self.best(self.move_nets(t, seat, options, 0))
         if top is not None and top[1] >= self.tau - TOL:
             return options[top[0]]
-        if BOARD in options:
-            return BOARD
-        return options[-1]   # REST (a zero-hand player who may only rest)
+        return self.no_move(options, top, REST)
 
     def move_again(self, t, seat, options, ctx):
         top = self.best(self.move_nets(t, seat, options, again_coin(t)))
         if top is not None and top[1] >= self.tau - TOL:
             return options[top[0]]
-        return BOARD if BOARD in options else STOP
+        return self.no_move(options, top, STOP)
+
+    @staticmethod
+    def no_move(options, top, other):
+        """D1 / D2 when the best move is not worth making: BOARD, else ``other`` (D1: REST,
+        what a zero-hand player may only do; D2: STOP), else, when the seat's restriction
+        left only moves, the best of them."""
+        if BOARD in options:
+            return BOARD
+        if other in options:
+            return other
+        return options[top[0]]
 
     def supply_keep(self, t, seat, options, ctx):
         gain = self.supply_gain(t, seat, ctx["tile"])
@@ -586,9 +595,7 @@ class HeuristicPolicy(GreedyPolicy):
         top = self.best(self.move_nets(t, seat, options, 0))
         if top is not None and top[1] >= self.threshold() - TOL:
             return options[top[0]]
-        if BOARD in options:
-            return BOARD
-        return options[-1]   # REST (a zero-hand player who may only rest)
+        return self.no_move(options, top, REST)
 
     def move_again(self, t, seat, options, ctx):
         self.sync(t)
@@ -596,7 +603,7 @@ class HeuristicPolicy(GreedyPolicy):
         top = self.best(self.move_nets(t, seat, options, again_coin(t)))
         if top is not None and top[1] >= self.threshold() - TOL:
             return options[top[0]]
-        return BOARD if BOARD in options else STOP
+        return self.no_move(options, top, STOP)
 
     def _synced(name):
         def decide(self, t, seat, options, ctx):

@@ -54,9 +54,10 @@ from fractions import Fraction
 from functools import cache
 from typing import NamedTuple
 
+from engines._restrict import kept, kept_binary
 from engines._rng import Rng
 from engines._standings import lead_story, leader  # noqa: F401 (tests use leader)
-from engines.rum_and_pirates import data
+from engines.rum_and_pirates import ACTION_CHOICE, CHOICES, data
 from engines.rum_and_pirates.data import (
     CHEST,
     COIN,
@@ -84,6 +85,13 @@ JOIN, DECLINE = "JOIN", "DECLINE"
 REROLL = "REROLL"
 SLEEPING = ("bunks", "hammocks", "bedrolls")
 PLACE_NAMES = ("bunk", "hammock", "bedroll")
+
+# The declared choices (``__init__.CHOICES``) by name -> their bit; a road move's by the
+# action of the corner it reaches.
+KIND = {c.name: i for i, c in enumerate(CHOICES)}
+ACTION_KIND = tuple(KIND[name] for name in ACTION_CHOICE)
+assert len(ACTION_KIND) == len(data.ACTION_CODES)
+NO_KIND = -1
 
 
 class Move(NamedTuple):
@@ -178,6 +186,11 @@ class Table:
     checking: bool = False
     awarded_round: list = field(default_factory=list)
     standings: list = field(default_factory=list)   # every seat's score after each round
+    # restricted play (engines._restrict): each seat's masks, read once from its decision
+    # maker (play_game), so a playout's base players keep them; took[seat][choice] counts
+    forbid: list = field(default_factory=list)
+    force: list = field(default_factory=list)
+    took: list = field(default_factory=list)
 
     def say(self, text: str) -> None:
         if self.log is not None:
@@ -303,6 +316,7 @@ def clone(t: Table) -> Table:
     c.turns_by_round, c.win, c.awarded_round = (list(t.turns_by_round), list(t.win),
                                                 list(t.awarded_round))
     c.standings = list(t.standings)
+    c.took = [list(x) for x in t.took]
     c.log = c.events = None
     c.checking = False
     return c
@@ -356,7 +370,8 @@ def setup(rules: Rules, players: int, world: Rng) -> Table:
                     coins=rules.starting_coins_by_seat[s]) for s in range(players)]
     t = Table(rules=rules, players=players, seats=seats, board=board, stacks=stacks,
               road_owner=[-1] * data.N_ROADS, dark_owner=[-1] * data.N_DARKS,
-              dark_partner=[-1] * data.N_DARKS, world=world)
+              dark_partner=[-1] * data.N_DARKS, world=world, forbid=[0] * players,
+              force=[0] * players, took=[[0] * len(CHOICES) for _ in range(players)])
     for _ in range(data.PUB_DISPLAY):
         if stacks["pubs"]:
             t.pub_display.append(stacks["pubs"].pop())
@@ -438,11 +453,47 @@ def die(t: Table) -> int:
     return t.world.dice(6)
 
 
-def choose(t: Table, seat: int, decision: str, options: list, ctx: dict | None = None):
-    """A policy's pick among ``options`` (not asked when there is one)."""
+def choose(t: Table, seat: int, decision: str, options: list, ctx: dict | None = None,
+           kind=None):
+    """A policy's pick among ``options`` (not asked when there is one). With ``kind`` (an
+    option -> its declared choice, NO_KIND for none), the seat's restriction first narrows
+    the options to those it may choose (engines._restrict) and the pick is counted in
+    ``t.took``."""
+    if kind is not None:
+        options = kept(options, [kind(o) for o in options], t.forbid[seat], t.force[seat])
     if len(options) == 1:
-        return options[0]
-    return getattr(t.policies[seat], decision)(t, seat, options, ctx or {})
+        pick = options[0]
+    else:
+        pick = getattr(t.policies[seat], decision)(t, seat, options, ctx or {})
+    if kind is not None:
+        took(t, seat, kind(pick))
+    return pick
+
+
+def choose_yes(t: Table, seat: int, decision: str, yes, no, choice: int, ctx) -> bool:
+    """A yes/no decision (D7 JOIN / DECLINE, D9 REROLL / KEEP) whose yes is of ``choice``: the
+    seat's restriction may settle it without asking (engines._restrict.kept_binary); a yes
+    is counted in ``t.took``."""
+    said = kept_binary(choice, t.forbid[seat], t.force[seat])
+    if said is None:
+        said = choose(t, seat, decision, [yes, no], ctx) == yes
+    if said:
+        took(t, seat, choice)
+    return said
+
+
+def took(t: Table, seat: int, choice: int) -> None:
+    """``seat`` took an option of ``choice`` (nothing for NO_KIND)."""
+    if choice != NO_KIND:
+        t.took[seat][choice] += 1
+
+
+def option_kind(option) -> int:
+    """The declared choice of a D1 / D2 option: a road move's by the action of the corner it
+    reaches, every dark move dark_road, REST rest, BOARD board; STOP none."""
+    if isinstance(option, Move):
+        return KIND["dark_road"] if option.dark else ACTION_KIND[CORNER_ACTION[option.dest]]
+    return {REST: KIND["rest"], BOARD: KIND["board"]}.get(option, NO_KIND)
 
 
 def reroll_loop(t: Table, seat: int, v: int, ctx) -> int:
@@ -453,7 +504,7 @@ def reroll_loop(t: Table, seat: int, v: int, ctx) -> int:
     free = 0
     while free > 0 or p.rum >= 1:
         info = ctx(v)
-        if choose(t, seat, "reroll", [REROLL, KEEP], info) != REROLL:
+        if not choose_yes(t, seat, "reroll", REROLL, KEEP, KIND["reroll"], info):
             break
         if free > 0:
             free -= 1
@@ -764,9 +815,10 @@ def pub(t: Table, seat: int, colour: int) -> None:
         other = (seat + k) % P
         if r.pub_join_requires_active and not t.active(other):
             continue
-        options = [JOIN, DECLINE] if t.seats[other].coins >= 1 else [DECLINE]
         ctx = {"host": seat, "tiles": list(m), "joined": list(joined)}
-        if choose(t, other, "pub_join", options, ctx) == JOIN:
+        # JOIN needs a coin; without one the seat declines unasked
+        if t.seats[other].coins >= 1 and \
+                choose_yes(t, other, "pub_join", JOIN, DECLINE, KIND["pub_join"], ctx):
             t.seats[other].coins -= 1
             t.seats[seat].coins += 1
             t.bump("pub_fees")
@@ -987,7 +1039,8 @@ def action_phase(t: Table) -> None:
             if not options:
                 stop_turn(t)
                 continue
-            do_again_choice(t, choose(t, t.cur, "move_again", options, {"lone": t.lone}))
+            do_again_choice(t, choose(t, t.cur, "move_again", options, {"lone": t.lone},
+                                      option_kind))
             continue
         if not any(t.active(s) for s in range(t.players)):
             return
@@ -995,7 +1048,8 @@ def action_phase(t: Table) -> None:
             t.cur = (t.cur + 1) % t.players
             continue
         options = begin_turn(t)
-        do_turn_choice(t, choose(t, t.cur, "turn_action", options, {"lone": t.lone}))
+        do_turn_choice(t, choose(t, t.cur, "turn_action", options, {"lone": t.lone},
+                                 option_kind))
 
 
 # ================================================================ the bunk fight (spec §5.5)
@@ -1309,6 +1363,9 @@ def play_game(rules: Rules, players: int, policies: list, world: Rng, narrate: b
     """Set up, play ``num_rounds`` rounds, score."""
     t = setup(rules, players, world)
     t.policies = policies
+    # each seat's restriction, once (a search's playouts replace the players, not these)
+    t.forbid = [int(getattr(m, "forbid", 0)) for m in policies]
+    t.force = [int(getattr(m, "force", 0)) for m in policies]
     t.checking = checking
     if narrate:
         t.log, t.events = [], []
@@ -1358,6 +1415,9 @@ def outcome(t: Table, game: int) -> dict:
     row["big_guards_exhausted"] = int(not t.stacks["big_guards"])
     row["tied_first"] = t.tied_first
     row["lead_changes"], row["half_time_leader"] = lead_story(t.standings)
+    for k, c in enumerate(CHOICES):
+        for s in range(t.players):
+            row[f"took_{c.name}_{s}"] = t.took[s][k]
     return row
 
 
