@@ -9,7 +9,7 @@ pays VP for the majorities aboard.
 
 from __future__ import annotations
 
-from engines._game import Column, GameInfo, Param, PolicySpec
+from engines._game import Choice, Column, GameInfo, Param, PolicySpec
 from engines.montego_bay.rules import Rules
 
 _WEIGHTS = (
@@ -95,6 +95,24 @@ POLICIES = {
 }
 
 
+# The values of a movement card set (spec §2.1: one set of 1..5 per worker).
+CARD_VALUES = (1, 2, 3, 4, 5)
+
+# The kinds of option a player chooses (restricted play, engines._restrict): bit i is
+# position i. Both paths derive their kinds from this list (``CHOICE``): D1 "hire Lazy Jack"
+# (yes has the kind, no has none) and D3's card values, each figure's card one choice (its
+# workers' and the hired Lazy Jack's, whose value also differs from his companion's). The
+# companion (D2), the bid and the piers of D4/D5 have no kind.
+CHOICES = (
+    Choice("lazy_jack", "to hire Lazy Jack (D1: yes when offered him in Phase 1; under "
+           "lazy_jack_allocation=auction, a bid)"),
+    *(Choice(f"card_{k}", f"the movement card {k} for one of its figures (D3, Phase 2: one "
+             "a worker, and Lazy Jack's card when it hired him)") for k in CARD_VALUES),
+)
+# choice name -> its bit (the kind of an option), for both paths
+CHOICE = {c.name: i for i, c in enumerate(CHOICES)}
+
+
 def _columns(players: int) -> list[Column]:
     seats = range(players)
     return [
@@ -136,6 +154,7 @@ GAME = GameInfo(
     default_policy="greedy",
     rules_cls=Rules,
     columns=_columns,
+    choices=CHOICES,
     summary="workers push each other along the warehouses to load barrels onto ships; "
             "majorities score",
     # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and

@@ -53,6 +53,15 @@ Representation notes:
   Speed only, same floats: a pier's load value is kept between barrels until
   its ship changes (``heur_choose``), and a seat's load gains and unload costs
   of its D1 serve its D3 of the same round.
+* restricted play (``engines._restrict``): each seat's masks are read once from its own
+  row (``read_restrictions``, never a search's base row) into ``S_FORBID``/``S_FORCE``,
+  with the card values its figures may play as bit sets (``S_KEEP``, one per value Lazy
+  Jack may not play). D1 is ``decide_hire`` (a forced or forbidden hire is not asked; a
+  look-ahead seat that hires unasked finds its companion and bid as the reference's
+  ``GreedyPolicy._hire`` does, ``hire_gain_this_round``); in D3 the random policy draws over
+  the kept values, the look-ahead still totals every vector and ``best_vector`` reads only
+  the kept ones (``vector_kept``), and a seat left with one vector plays it unasked.
+  ``S_TOOK`` counts every yes and every card played, by kind.
 * the sampler over the expert (``sampler:base=expert``,
   ``policies.SampledHeuristicPolicy``) is the heuristic's look-ahead and D4/D5
   read from its base row (after the seats' rows, ``valued_by``) with the
@@ -68,11 +77,12 @@ from numba.extending import intrinsic
 
 from engines._fast import fast_path
 from engines._fast import offset as _padd
-from engines._game import POLICY_WIDTH
+from engines._game import FORBID_COLUMN, FORCE_COLUMN, POLICY_WIDTH
 from engines._jit import njit
+from engines._restrict import is_allowed_fast, is_forced_fast, keeps_fast, kept_binary_fast
 from engines._rng import rng_below, rng_shuffle, rng_uniform
 from engines._standings import lead_story_at
-from engines.montego_bay import POLICIES
+from engines.montego_bay import CARD_VALUES, CHOICE, CHOICES, POLICIES
 from engines.montego_bay.rules import R, Rules, encode_ships
 
 TOL = 1e-9                 # policies.TOL
@@ -99,6 +109,15 @@ HIGH5 = ONES5 << 4         # the top bit of each field
 CODE_LEFT = 20             # packed location codes of the look-ahead (path indices are 0..19)
 CODE_RIGHT = 21
 CODE_SUPPLY = 22
+
+# the kinds of option a restriction narrows (engines.montego_bay.CHOICES): D1's hire and
+# D3's card values, whose kinds run consecutively from card 1's
+N_CHOICES = len(CHOICES)
+LAZY_JACK = CHOICE["lazy_jack"]
+CARD_1 = CHOICE["card_1"]
+N_CARDS = len(CARD_VALUES)
+assert CARD_VALUES == tuple(range(1, N_CARDS + 1))
+assert all(CHOICE[f"card_{k}"] == CARD_1 + k - 1 for k in CARD_VALUES)
 
 # the policies: their codes and their parameters' columns in a seat's row (PolicySpec.slots)
 RANDOM = POLICIES["random"].slots().CODE
@@ -188,7 +207,13 @@ S_OCC = S_PACK + 1                     # and its occupied path indices
 S_TMP = S_OCC + 1                    # 16: set-up scratch (tile order, orientations)
 S_LEAD = S_TMP + 16                    # MAX_ROUNDS: the leader after each round (leader)
 S_HC_ROUND = S_LEAD + MAX_ROUNDS       # 4: round whose harbour the heuristic's F_LGC/F_UNLC hold
-S_RULES = S_HC_ROUND + 4               # R.SIZE: Rules.encode()
+S_FORBID = S_HC_ROUND + 4              # 4: each seat's restriction: choices it may never take
+S_FORCE = S_FORBID + 4                 # 4: and those it must take when it can
+S_KEEP = S_FORCE + 4                   # 4 x 6: cards a figure of the seat may play (bit k - 1
+#                                        for value k) when value x (1..5; 0: none) is not legal
+S_HIRE_ROUND = S_KEEP + 4 * 6          # 4: round of each seat's last D1 look-ahead (hire_gain)
+S_TOOK = S_HIRE_ROUND + 4              # 4 x N_CHOICES: times each seat took each kind
+S_RULES = S_TOOK + 4 * N_CHOICES       # R.SIZE: Rules.encode()
 S_TILES = S_RULES + R.warehouse_tiles  # N_TILES x 6 (part of the rules vector)
 S_SHIPTAB = S_RULES + R.SIZE           # n x 7: encode_ships, then n: the deal
 
@@ -657,6 +682,99 @@ def move(s, pos, f, k, lj, companion, blocked_place):
 
 
 # ================================================================ policy parameters
+
+
+# ================================================================ restricted play
+
+
+@njit(cache=True)
+def keep_mask(forbid, force, excl):
+    """The card values (bit k - 1 for value k) a figure may play among 1..5 other than
+    ``excl`` (0: every value legal): reference.card_options as a bit set."""
+    forced_any = False
+    allowed_any = False
+    for k in range(1, N_CARDS + 1):
+        if k != excl:
+            forced_any = forced_any or is_forced_fast(CARD_1 + k - 1, force)
+            allowed_any = allowed_any or is_allowed_fast(CARD_1 + k - 1, forbid)
+    mask = 0
+    for k in range(1, N_CARDS + 1):
+        if k != excl and keeps_fast(CARD_1 + k - 1, forbid, force, forced_any, allowed_any):
+            mask |= 1 << (k - 1)
+    return mask
+
+
+@njit(cache=True)
+def read_restrictions(s, pol, P):
+    """Each seat's masks, once, from its own row (never a search's base row), and the card
+    values each seat's figures may play."""
+    for seat in range(P):
+        forbid = int(pol[seat * PW + FORBID_COLUMN])
+        force = int(pol[seat * PW + FORCE_COLUMN])
+        s[S_FORBID + seat] = forbid
+        s[S_FORCE + seat] = force
+        for excl in range(N_CARDS + 1):
+            s[S_KEEP + 6 * seat + excl] = keep_mask(forbid, force, excl)
+
+
+@njit(cache=True, inline="always")
+def card_keep(s, seat, excl):
+    """The card values ``seat``'s figures may play when ``excl`` is not legal (0: none)."""
+    return s[S_KEEP + 6 * seat + excl]
+
+
+@njit(cache=True, inline="always")
+def n_cards(mask):
+    n = 0
+    for k in range(N_CARDS):
+        n += (mask >> k) & 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def nth_card(mask, i):
+    """The (i + 1)-th smallest value in ``mask``."""
+    for k in range(N_CARDS):
+        if (mask >> k) & 1:
+            if i == 0:
+                return k + 1
+            i -= 1
+    return 0
+
+
+@njit(cache=True)
+def draw_card(pr, mask):
+    """RandomPolicy.pick: uniform over the values in ``mask``; one value: no draw."""
+    n = n_cards(mask)
+    if n == 1:
+        return nth_card(mask, 0)
+    return nth_card(mask, rng_below(pr, n))
+
+
+@njit(cache=True)
+def lazy_jack_excl(s, companion_value):
+    """The value Lazy Jack may not play beside a companion playing this one (0: none)."""
+    return companion_value if s[S_RULES + R.lazy_jack_distinct_card] != 0 else 0
+
+
+@njit(cache=True)
+def vector_kept(s, seat, idx, m, comp_canon):
+    """Whether the vector with base-5 digits ``idx`` (m digits; Lazy Jack last beside the
+    worker of canonical index ``comp_canon``, -1: none) is among reference.card_vectors."""
+    nown = m - 1 if comp_canon >= 0 else m
+    wmask = card_keep(s, seat, 0)
+    for c in range(nown):
+        if not (wmask >> ((idx // _pow5(m - 1 - c)) % 5)) & 1:
+            return False
+    if comp_canon < 0:
+        return True
+    companion_value = (idx // _pow5(m - 1 - comp_canon)) % 5 + 1
+    return (card_keep(s, seat, lazy_jack_excl(s, companion_value)) >> (idx % 5)) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def restricted(s, seat):
+    return s[S_FORBID + seat] != 0 or s[S_FORCE + seat] != 0
 
 
 @njit(cache=True)
@@ -1658,12 +1776,14 @@ def imagine_with_lj(s, fb, seat, c_first, c_count, tot, tot_step, gains, lam, tb
 
 
 @njit(cache=True)
-def best_vector(s, fb, tot, m, comp_canon, n):
+def best_vector(s, fb, seat, tot, m, comp_canon, n):
     """Lookahead.best: (index, mean) of the best legal vector, ties to the smallest.
 
     ``comp_canon`` is the canonical index of the own Lazy Jack's companion (-1: none). The
-    digits of Lazy Jack (the last) and of the companion are counted, not divided out.
+    digits of Lazy Jack (the last) and of the companion are counted, not divided out. A
+    restricted seat's vectors are those its restriction keeps (``vector_kept``).
     """
+    limited = restricted(s, seat)
     distinct = comp_canon >= 0 and s[S_RULES + R.lazy_jack_distinct_card] != 0
     div = _pow5(m - 1 - comp_canon) if comp_canon >= 0 else 1
     best = -1
@@ -1672,7 +1792,8 @@ def best_vector(s, fb, tot, m, comp_canon, n):
     d_comp = 0
     run = 0
     for idx in range(_pow5(m)):
-        if not (distinct and d_lj == d_comp):
+        if not (distinct and d_lj == d_comp) and (
+                not limited or vector_kept(s, seat, idx, m, comp_canon)):
             mean = fb[tot + idx] / n
             if best < 0 or mean > best_mean + TOL:
                 best = idx
@@ -1719,17 +1840,18 @@ def hire_gain(s, fb, pol, rng, seat):
         imagine_all(s, fb, seat, -1, F_TOT, gains, lam, tb, ts, deny)
         imagine_with_lj(s, fb, seat, 0, nown, F_TOT + MAX_VECTORS, MAX_VECTORS, gains, lam,
                         tb, ts, deny)
-    _, without = best_vector(s, fb, F_TOT, nown, -1, n)
+    _, without = best_vector(s, fb, seat, F_TOT, nown, -1, n)
     best_c = -1
     best_with = 0.0
     for c in range(nown):
-        _, value = best_vector(s, fb, F_TOT + (c + 1) * MAX_VECTORS, nown + 1, c, n)
+        _, value = best_vector(s, fb, seat, F_TOT + (c + 1) * MAX_VECTORS, nown + 1, c, n)
         if best_c < 0 or value > best_with + TOL:
             best_c = c
             best_with = value
     gain = best_with - without
     fb[F_HIRE_GAIN + seat] = gain
     s[S_HIRE_COMP + seat] = base + best_c
+    s[S_HIRE_ROUND + seat] = s[S_ROUND]
     return gain
 
 
@@ -1757,7 +1879,7 @@ def lookahead_cards(s, fb, pol, rng, seat):
                             deny)
         else:
             imagine_all(s, fb, seat, lj_companion, F_TOT, gains, lam, tb, ts, deny)
-    idx, _ = best_vector(s, fb, F_TOT, m, companion - base if companion >= 0 else -1, n)
+    idx, _ = best_vector(s, fb, seat, F_TOT, m, companion - base if companion >= 0 else -1, n)
     for c in range(m):
         v = (idx // _pow5(m - 1 - c)) % 5 + 1
         f = s[S_NW] if c == nown else base + c
@@ -1786,13 +1908,32 @@ def ask_bid(s, fb, pol, rng, seat):
     coins = s[S_COINS + seat]
     if code == RANDOM:
         return cost + rng_below(_seat_rng(rng, seat), coins - cost + 1)
+    hire_gain_this_round(s, fb, pol, rng, seat)
     threshold = hire_threshold_now(s, valued_by(s, pol, seat)[0], seat)
     bid = cost + int(np.floor(fb[F_HIRE_GAIN + seat] - threshold))
     return max(cost, min(coins, bid))
 
 
 @njit(cache=True)
-def hire(s, pol, rng, seat, price):
+def hire_gain_this_round(s, fb, pol, rng, seat):
+    """A look-ahead seat's D1 values (gain, companion) of this round: found when it was asked
+    to hire, or now when its restriction made it hire unasked (``GreedyPolicy._hire``)."""
+    if s[S_HIRE_ROUND + seat] != s[S_ROUND]:
+        hire_gain(s, fb, pol, rng, seat)
+
+
+@njit(cache=True)
+def decide_hire(s, fb, pol, rng, seat):
+    """reference.wants_lazy_jack: D1 within the seat's restriction; each yes is counted."""
+    must = kept_binary_fast(LAZY_JACK, s[S_FORBID + seat], s[S_FORCE + seat])
+    yes = ask_hire(s, fb, pol, rng, seat) if must < 0 else must == 1
+    if yes:
+        s[S_TOOK + seat * N_CHOICES + LAZY_JACK] += 1
+    return yes
+
+
+@njit(cache=True)
+def hire(s, fb, pol, rng, seat, price):
     """reference.hire_lazy_jack: pay, then choose the companion (D2)."""
     s[S_COINS + seat] -= price
     s[S_BANK] += price
@@ -1802,6 +1943,7 @@ def hire(s, pol, rng, seat, price):
     if int(pol[seat * PW]) == RANDOM:
         s[S_COMPANION] = seat * nown + rng_below(_seat_rng(rng, seat), nown)
     else:
+        hire_gain_this_round(s, fb, pol, rng, seat)
         s[S_COMPANION] = s[S_HIRE_COMP + seat]
 
 
@@ -1859,14 +2001,14 @@ def phase_lazy_jack(s, fb, pol, rng):
     if s[S_RULES + R.lazy_jack_allocation] == 0:
         for i in range(n):
             seat = s[S_ORDER + i]
-            if ask_hire(s, fb, pol, rng, seat):
-                hire(s, pol, rng, seat, cost)
+            if decide_hire(s, fb, pol, rng, seat):
+                hire(s, fb, pol, rng, seat, cost)
                 return
         return
     for i in range(n):  # sealed bids: every eligible player answers
         seat = s[S_ORDER + i]
         s[S_BIDS + seat] = 0
-        if ask_hire(s, fb, pol, rng, seat):
+        if decide_hire(s, fb, pol, rng, seat):
             if s[S_COINS + seat] == cost:
                 s[S_BIDS + seat] = cost
             else:
@@ -1879,7 +2021,7 @@ def phase_lazy_jack(s, fb, pol, rng):
             best = s[S_BIDS + seat]
             winner = seat
     if winner >= 0:
-        hire(s, pol, rng, winner, best)
+        hire(s, fb, pol, rng, winner, best)
 
 
 # ================================================================ Phases 2, 3, 5, 6 (§4)
@@ -1889,19 +2031,36 @@ def phase_lazy_jack(s, fb, pol, rng):
 def phase_cards(s, fb, pol, rng):
     """D3 for every seat (the look-ahead never reads S_CARDS, so cards are set as chosen)."""
     nown = s[S_NOWN]
+    lj = s[S_NW]
     for seat in range(s[S_P]):
         code = int(pol[seat * PW])
         base = seat * nown
-        if code == RANDOM:
+        own_lj = s[S_HIRER] == seat
+        wmask = card_keep(s, seat, 0)
+        # one vector left by the restriction: played unasked (reference.phase_cards)
+        only = n_cards(wmask) == 1
+        if only and own_lj:
+            only = n_cards(card_keep(s, seat, lazy_jack_excl(s, nth_card(wmask, 0)))) == 1
+        if only:
+            for i in range(nown):
+                s[S_CARDS + base + i] = nth_card(wmask, 0)
+            if own_lj:
+                s[S_CARDS + lj] = nth_card(
+                    card_keep(s, seat, lazy_jack_excl(s, nth_card(wmask, 0))), 0)
+        elif code == RANDOM:
             pr = _seat_rng(rng, seat)
             for i in range(nown):
-                s[S_CARDS + base + i] = 1 + rng_below(pr, 5)
-            if s[S_HIRER] == seat:
-                excl = s[S_CARDS + s[S_COMPANION]] if s[S_RULES + R.lazy_jack_distinct_card] != 0 else 0
-                pick = rng_below(pr, 4 if excl > 0 else 5)
-                s[S_CARDS + s[S_NW]] = pick + 1 if (excl == 0 or pick + 1 < excl) else pick + 2
+                s[S_CARDS + base + i] = draw_card(pr, wmask)
+            if own_lj:
+                excl = lazy_jack_excl(s, s[S_CARDS + s[S_COMPANION]])
+                s[S_CARDS + lj] = draw_card(pr, card_keep(s, seat, excl))
         else:
             lookahead_cards(s, fb, pol, rng, seat)
+        took = S_TOOK + seat * N_CHOICES + CARD_1 - 1
+        for i in range(nown):
+            s[took + s[S_CARDS + base + i]] += 1
+        if own_lj:
+            s[took + s[S_CARDS + lj]] += 1
 
 
 @njit(cache=True)
@@ -1973,10 +2132,11 @@ def leader(s, P):
 @njit(cache=True)
 def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     """Game ``game`` of ``seed`` (the ``engines._fast`` contract) in the state ``ints`` and
-    the policies' floats ``floats``; its outcome row goes to out[0:10 + 5P]."""
+    the policies' floats ``floats``; its outcome row goes to out[0:10 + (5 + N_CHOICES) P]."""
     s = ints
     fb = floats
     setup(s, rng, P)
+    read_restrictions(s, pol, P)
     late_table(s, fb)
     max_rounds = s[S_RULES + R.max_rounds]
     while True:
@@ -2041,6 +2201,10 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     changes, half = lead_story_at(s, S_LEAD, rounds)
     out[c + 2] = changes
     out[c + 3] = half
+    c += 4
+    for k in range(N_CHOICES):  # took_<choice>_<seat>: by choice, then seat
+        for p in range(P):
+            out[c + k * P + p] = s[S_TOOK + p * N_CHOICES + k]
     return True
 
 

@@ -17,10 +17,17 @@ reveals the cards only after everyone has chosen).
 Policies:
 
 * ``random`` — D1 yes when ``below(2) == 0``; auction bid ``cost + below(coins
-  - cost + 1)``; D2 ``owned[below(n)]``; D3 one ``1 + below(5)`` per own worker
-  in canonical order, then Lazy Jack ``legal[below(len(legal))]`` (legal
-  values ascending) — uniform over the legal vectors; D4 and D5
-  ``options[below(len)]``, options ascending with ``STOP`` last.
+  - cost + 1)``; D2 ``owned[below(n)]``; D3 one ``kept[below(len(kept))]`` per
+  own worker in canonical order, then Lazy Jack's likewise (``kept``: the values,
+  ascending, the figure may play: 1..5, Lazy Jack's other than his companion's,
+  narrowed by the seat's restriction; one value left is played without a draw)
+  — without a restriction ``1 + below(5)`` a worker, uniform over the legal
+  vectors; D4 and D5 ``options[below(len)]``, options ascending with ``STOP`` last.
+
+A seat's restriction (``expert:forbid=card_5``, engines._restrict) narrows D1 in
+``reference.wants_lazy_jack`` (a forced or forbidden hire is not asked) and D3's
+own vectors (``reference.card_vectors``), which every look-ahead here enumerates,
+D1's hypothetical hire included; the opponents' model ignores their restrictions.
 * ``greedy`` — deterministic, spec §6.2: opponents' figures play their
   myopic best value; every own vector is played through Phase 3 and scored
   with the room values RV.
@@ -49,7 +56,6 @@ load_gain``.
 
 from __future__ import annotations
 
-import itertools
 import math
 
 from engines._rng import Rng
@@ -59,6 +65,9 @@ from engines.montego_bay.reference import (
     CARD_VALUES,
     STOP,
     Table,
+    card_options,
+    card_vectors,
+    lazy_jack_card_options,
     legal_lazy_jack_values,
     score_ship,
 )
@@ -320,14 +329,9 @@ class Lookahead:
     # ------------------------------------------------------------ own vectors
 
     def vectors(self, companion: int | None) -> list[tuple[int, ...]]:
-        """Own legal vectors in lexicographic canonical order, Lazy Jack's value last."""
-        own = self.t.owned[self.seat]
-        plain = list(itertools.product(CARD_VALUES, repeat=len(own)))
-        if companion is None:
-            return plain
-        at = own.index(companion)
-        return [v + (k,) for v in plain
-                for k in legal_lazy_jack_values(self.t.rules, v[at])]
+        """Own legal vectors in lexicographic canonical order, Lazy Jack's value last, within
+        the seat's restriction (a hire is valued with the cards the seat may play)."""
+        return card_vectors(self.t, self.seat, companion)
 
     def totals(self, profiles: list[dict[int, int]], companion: int | None):
         """(vectors, summed value over profiles) with Lazy Jack beside ``companion`` if given.
@@ -443,12 +447,15 @@ class RandomPolicy:
         return own[self.rng.below(len(own))]
 
     def movement_cards(self, t: Table, seat: int) -> tuple[int, ...]:
-        values = [1 + self.rng.below(5) for _ in t.owned[seat]]
+        values = [self.pick(card_options(t, seat)) for _ in t.owned[seat]]
         if t.lazy_jack_hirer == seat:
             companion_value = values[t.owned[seat].index(t.lazy_jack_companion)]
-            legal = legal_lazy_jack_values(t.rules, companion_value)
-            values.append(legal[self.rng.below(len(legal))])
+            values.append(self.pick(lazy_jack_card_options(t, seat, companion_value)))
         return tuple(values)
+
+    def pick(self, values: list[int]) -> int:
+        """One figure's card, uniform over the values it may play (one left: no draw)."""
+        return values[0] if len(values) == 1 else values[self.rng.below(len(values))]
 
     def load_target(self, t: Table, seat: int, options: list[int]) -> int:
         return options[self.rng.below(len(options))]

@@ -37,18 +37,28 @@ decision (one legal option) is not asked, so it draws nothing.
 A round is ``phase_lazy_jack``, ``phase_cards``, ``phase_movement``,
 ``phase_tally_man``, ``phase_harbour`` and ``phase_rail`` (spec §4); set-up is
 ``setup`` (§3); the end is ``final_scoring`` and ``winners`` (§5); majority
-scoring is the pure function ``score_ship``. Set-up gives the starting coins
+scoring is the pure function ``score_ship``.
+
+Restricted play (``engines._restrict``): each seat's masks are read from its decision
+maker once, when the game starts, into ``t.forbid``/``t.force``. D1 "hire Lazy Jack?"
+(``wants_lazy_jack``) is a yes/no decision whose yes has the kind ``lazy_jack``; in D3 each
+figure's card is one choice among the values it may play (``card_options``), so a seat's
+options are the vectors of ``card_vectors``, and a seat left with one vector plays it
+unasked. ``t.took`` counts every yes and every card played, by kind. Set-up gives the starting coins
 (``start_coins_by_seat``, plus ``start_coins_by_place`` by rail place: the order of
 ``first_rail_pos``) after the rail is dealt; that draws nothing.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from engines._restrict import kept, kept_binary
 from engines._rng import Rng
 from engines._standings import lead_story, leader  # noqa: F401 (tests use leader)
+from engines.montego_bay import CARD_VALUES, CHOICE, CHOICES
 from engines.montego_bay.board import (
     LEFT_PUB,
     RIGHT_PUB,
@@ -61,8 +71,12 @@ from engines.montego_bay.data import PILOT_NAME, Room
 from engines.montego_bay.rules import Rules
 
 SEATS = "ABCD"
-CARD_VALUES = (1, 2, 3, 4, 5)
 STOP = 0  # the D4 option "stop loading this room" (only when must_load_all is false)
+
+# The kinds of option a seat's restriction narrows (engines._restrict, declared in
+# engines.montego_bay.CHOICES): D1's "hire" and each card value of D3.
+LAZY_JACK = CHOICE["lazy_jack"]
+CARD_KIND = {k: CHOICE[f"card_{k}"] for k in CARD_VALUES}
 
 # How a move ended (spec §4 Phase 3).
 LANDS, PUSHES, FALLS_BACK, BLOCKED = "lands", "pushes", "falls back", "blocked"
@@ -149,11 +163,16 @@ class Table:
     ships_scored_total: int = 0
     lazy_jack_hires: list = field(default_factory=list)
     lazy_jack_blocked: int = 0
+    took: list = field(default_factory=list)   # per seat, per choice: times it took that kind
     reshuffle_round: int = 0
     first_rail_seat: int = 0
     first_rail_pos: list = field(default_factory=list)
     win: list = field(default_factory=list)
     standings: list = field(default_factory=list)  # VP after each round; the last: final VP
+    # each seat's restriction (engines._restrict): bits of CHOICES it may never take / must
+    # take when it can; read once from the decision makers when the game starts
+    forbid: list = field(default_factory=list)
+    force: list = field(default_factory=list)
     # narration and checking
     log: list | None = None
     events: list | None = None
@@ -349,7 +368,8 @@ def setup(rules: Rules, players: int, world: Rng) -> Table:
               warehouse_names=names, piers=piers, stack_a=stack_a, stack_b=stack_b, rail=rail,
               vp=[0] * players, coins=[0] * players, stock=[rules.barrels_per_player] * players,
               bank=rules.bank_coins, cards=[0] * (len(workers) + 1),
-              lazy_jack_hires=[0] * players)
+              lazy_jack_hires=[0] * players, took=[[0] * len(CHOICES) for _ in range(players)],
+              forbid=[0] * players, force=[0] * players)
     t.first_rail_seat = workers[rail[0]].seat
     t.first_rail_pos = [t.earliest_rail_position(s) for s in range(players)]
 
@@ -557,6 +577,16 @@ def hire_lazy_jack(t: Table, seat: int, price: int, policy) -> None:
     t.record(event="hire", seat=seat, price=price, companion=t.workers[companion].name)
 
 
+def wants_lazy_jack(t: Table, seat: int, policy) -> bool:
+    """D1 "hire Lazy Jack?" within the seat's restriction: a seat forced to hire him says yes
+    and one forbidden says no, unasked; each yes is counted."""
+    must = kept_binary(LAZY_JACK, t.forbid[seat], t.force[seat])
+    yes = policy.lazy_jack_hire(t, seat) if must is None else must
+    if yes:
+        t.took[seat][LAZY_JACK] += 1
+    return yes
+
+
 def phase_lazy_jack(t: Table, policies: list, world: Rng) -> None:
     """Phase 1: at most one hire; asked in priority order (or a sealed auction)."""
     rules = t.rules
@@ -569,14 +599,14 @@ def phase_lazy_jack(t: Table, policies: list, world: Rng) -> None:
         f"{SEATS[s]} ({show_vp(t.vp[s])} VP, {t.coins[s]} coins)" for s in order))
     if rules.lazy_jack_allocation == "fewest_vp":
         for seat in order:
-            if policies[seat].lazy_jack_hire(t, seat):
+            if wants_lazy_jack(t, seat, policies[seat]):
                 hire_lazy_jack(t, seat, cost, policies[seat])
                 break
             t.say(f"  {SEATS[seat]} declines")
         return
     bids = {}
     for seat in order:  # sealed: no policy sees another's answer
-        if policies[seat].lazy_jack_hire(t, seat):
+        if wants_lazy_jack(t, seat, policies[seat]):
             bid = cost if t.coins[seat] == cost else policies[seat].lazy_jack_bid(t, seat)
             assert cost <= bid <= t.coins[seat], "a bid is between the cost and own coins"
             bids[seat] = bid
@@ -595,16 +625,48 @@ def legal_lazy_jack_values(rules: Rules, companion_value: int) -> list[int]:
     return list(CARD_VALUES)
 
 
+def card_options(t: Table, seat: int, legal=CARD_VALUES) -> list[int]:
+    """The values among ``legal`` that one figure of ``seat`` may play: each figure's card is
+    one choice, narrowed by the seat's restriction (engines._restrict)."""
+    return kept(list(legal), [CARD_KIND[k] for k in legal], t.forbid[seat], t.force[seat])
+
+
+def lazy_jack_card_options(t: Table, seat: int, companion_value: int) -> list[int]:
+    """The values the hirer may play for Lazy Jack beside a companion playing this value."""
+    return card_options(t, seat, legal_lazy_jack_values(t.rules, companion_value))
+
+
+def card_vectors(t: Table, seat: int, companion: int | None) -> list[tuple[int, ...]]:
+    """D3's options: one value per own worker in canonical order, and Lazy Jack's last when
+    he stands beside ``companion`` (None: no own Lazy Jack), each within the seat's
+    restriction; in lexicographic order."""
+    own = t.owned[seat]
+    plain = list(itertools.product(card_options(t, seat), repeat=len(own)))
+    if companion is None:
+        return plain
+    at = own.index(companion)
+    return [v + (k,) for v in plain for k in lazy_jack_card_options(t, seat, v[at])]
+
+
 def phase_cards(t: Table, policies: list) -> None:
-    """Phase 2: every player picks a value per own figure; revealed when all have chosen."""
+    """Phase 2: every player picks a value per own figure; revealed when all have chosen.
+
+    A player left with one vector by its restriction plays it unasked."""
     chosen = {}
     for seat in range(t.players):
         figures = list(t.owned[seat])
         if t.lazy_jack_hirer == seat:
             figures.append(t.lazy_jack)
-        values = tuple(policies[seat].movement_cards(t, seat))
+        options = card_vectors(t, seat, t.lazy_jack_companion if t.lazy_jack_hirer == seat
+                               else None)
+        if len(options) == 1:
+            values = options[0]
+        else:
+            values = tuple(policies[seat].movement_cards(t, seat))
         assert len(values) == len(figures), "one value per own figure (Lazy Jack last)"
-        assert all(v in CARD_VALUES for v in values), "card values are 1..5"
+        assert values in options, "card values are 1..5, within the seat's restriction"
+        for v in values:
+            t.took[seat][CARD_KIND[v]] += 1
         chosen[seat] = (figures, values)
     for figures, values in chosen.values():
         for f, v in zip(figures, values, strict=True):
@@ -795,6 +857,9 @@ def play_game(rules: Rules, players: int, policies: list, world: Rng, narrate: b
               observer=None, table: Table | None = None) -> Table:
     """Set up (unless a table is given), play rounds until Phase 5 ends the game, score."""
     t = table if table is not None else setup(rules, players, world)
+    # each seat's restriction, read once: it holds whichever policy plays the seat
+    t.forbid = [getattr(p, "forbid", 0) for p in policies]
+    t.force = [getattr(p, "force", 0) for p in policies]
     if narrate:
         t.log, t.events = [], []
     t.observer = observer
@@ -845,6 +910,9 @@ def outcome(t: Table, game: int) -> dict:
     row["reshuffle_round"] = t.reshuffle_round
     assert len(t.standings) == t.round, "one standing per round"
     row["lead_changes"], row["half_time_leader"] = lead_story(t.standings)
+    for k, choice in enumerate(CHOICES):
+        for s in range(P):
+            row[f"took_{choice.name}_{s}"] = t.took[s][k]
     return row
 
 
