@@ -146,24 +146,24 @@ _GAME_COLUMNS = (
 # it goes dark; STOP, and the options of D3-D6 and D8 (keep or sell, which map, which guard
 # stack, what to take back, which pub tile), are of no kind.
 CHOICES = (
-    Choice("coin", "a road move to a coin corner (at the start of a turn or moving again)"),
-    Choice("crew", "a road move to a corner that puts pirates back in hand: a pirate corner "
-           "(recruit) or headquarters (take back a road or a dark pair)"),
+    Choice("coin", "a road move to a coin corner, at the start of a turn or moving again"),
+    Choice("crew", "a road move to a pirate corner or to headquarters, both putting pirates "
+           "back in hand: a recruit, or a road or dark pair taken back"),
     Choice("supplies", "a road move to a pirate supplies corner"),
     Choice("rendezvous", "a road move to a rendezvous corner"),
     Choice("map", "a road move to a treasure map corner"),
-    Choice("pub", "a road move to a pub corner (hosting its contest)"),
-    Choice("chest", "a road move to a treasure chest corner (the chest and the scorpion "
-           "contest)"),
+    Choice("pub", "a road move to a pub corner, hosting its contest"),
+    Choice("chest", "a road move to a treasure chest corner: the chest and the scorpion "
+           "contest"),
     Choice("rum", "a road move to a rum corner"),
     Choice("guard", "a road move to a guard corner"),
     Choice("dark_road", "a dark-road move, forced or not, whatever corner it reaches"),
-    Choice("rest", "to rest at the start of a turn (paying rest_coin)"),
-    Choice("board", "to board the ship by a decision: at the start of a turn, or after a move "
-           "under board_after_move_same_turn (not the boarding stop_after_move_boards makes)"),
-    Choice("reroll", "to re-roll a die of a pub, a scorpion contest or the bunk fight (every "
-           "re-roll, the free second one of rerolls_per_rum = 2 too)"),
-    Choice("pub_join", "to join another player's pub (paying its host a coin)"),
+    Choice("rest", "to rest at the start of a turn, paying rest_coin"),
+    Choice("board", "to board the ship at the start of a turn, or after a move under "
+           "board_after_move_same_turn; not the boarding stop_after_move_boards makes"),
+    Choice("reroll", "to re-roll a die in a pub, a scorpion contest or the bunk fight, every "
+           "re-roll: the free second one of rerolls_per_rum = 2 too"),
+    Choice("pub_join", "to join another player's pub, paying its host a coin"),
 )
 # The choice of a road move by the action of the corner it reaches (data.ACTION_CODES order):
 # headquarters shares `crew` with the pirate corner (both put pirates back in hand), which
