@@ -272,6 +272,81 @@ def test_rollout(overrides, policies, players, games):
     assert_same(Rules.from_overrides(overrides), policies, players, 29, games)
 
 
+# ---------------------------------------------------------------- restricted play (issue 27)
+
+# Seats under a restriction (``greedy:forbid=pub``, ``expert:force=dark_road``) beside
+# unrestricted ones, at every player count and policy: every declared choice is forbidden and
+# forced in some case below (test_every_choice_is_restricted_both_ways), and the rule options
+# that change D1 / D2 (BOARD after a move, zero-hand rests, automatic boarding), the re-rolls
+# (the free second one, the after-column window) and the pub joins are among them.
+RESTRICT_CASES = [
+    ({}, 2, "random:forbid=dark_road+rest,random:force=pub_join", 400),
+    ({}, 3, "random:force=coin,greedy:forbid=board,random", 300),
+    ({}, 4, "greedy:force=reroll,random:forbid=pub_join+reroll,greedy:force=crew,"
+     "random:force=dark_road", 200),
+    ({}, 5, "random:force=rest,greedy:forbid=coin+crew+supplies,random:force=map,greedy,"
+     "random:forbid=guard", 150),
+    ({}, 3, "expert:forbid=map+pub+chest,expert:force=rendezvous,random:force=guard", 120),
+    ({}, 4, "heuristic:force=board,expert:force=rum,random:forbid=rum+rendezvous,"
+     "greedy:force=chest", 120),
+    ({}, 2, "expert:force=supplies,greedy:force=pub:forbid=dark_road", 150),
+    ({}, 5, "expert:forbid=reroll+board,random:force=board,greedy:forbid=pub_join,"
+     "expert,random:forbid=coin+map+dark_road", 100),
+    ({"board_after_move_same_turn": True}, 3,
+     "random:forbid=board,greedy:force=board,random:force=coin+pub", 200),
+    ({"board_after_move_same_turn": True, "stop_after_move_boards": True}, 4,
+     "greedy:forbid=board+rest,random:force=dark_road+guard,expert:force=board,random", 120),
+    ({"zero_hand_may_rest": True, "starting_coins_by_seat": (6, 6, 6, 6, 6)}, 4,
+     "random:force=rest,greedy:forbid=rest,random:forbid=board,expert:force=rest", 120),
+    ({"rerolls_per_rum": 2, "rum_per_visit": 4, "reroll_window": "after_column",
+      "bunk_tie_rule": "reroll"}, 4,
+     "random:force=reroll,greedy:force=reroll+pub_join,random:forbid=reroll,expert", 150),
+    ({"pub_join_requires_active": True, "map_price": 2, "pub_take_rule": "choose_one"}, 3,
+     "random:force=pub_join+map,greedy:force=pub,expert:forbid=pub_join", 150),
+]
+RESTRICT_ROLLOUT_CASES = [
+    # the searcher's own restriction narrows its candidates; the others' hold in its playouts
+    ({}, 3, "rollout:samples=2:width=2:forbid=board+rest,greedy:force=pub,random:force=coin", 4),
+    ({}, 4, "rollout:samples=2:width=3:base=expert:force=dark_road,expert:forbid=coin,"
+     "greedy,random:force=reroll", 2),
+    ({"board_after_move_same_turn": True}, 3,
+     "greedy:forbid=board,rollout:samples=2:width=2:force=board+map,expert", 4),
+    ({}, 2, "rollout:samples=2:width=2:horizon=1:force=crew:forbid=reroll,"
+     "expert:force=pub_join", 2),
+]
+
+
+def _restrict_id(case):
+    overrides, players, policies, games = case
+    return f"P{players}-{policies}-{_ids(overrides)}"[:90]
+
+
+@pytest.mark.parametrize("case", RESTRICT_CASES, ids=_restrict_id)
+def test_restricted_seats(case):
+    overrides, players, policies, games = case
+    rows = assert_same(Rules.from_overrides(overrides), policies, players, 47, games)
+    plain = ",".join(part.split(":")[0] for part in policies.split(","))
+    # the restrictions are read: other games than the same policies unrestricted
+    assert not np.array_equal(rows, fast(Rules.from_overrides(overrides), plain, players, 47,
+                                         games))
+
+
+@pytest.mark.parametrize("case", RESTRICT_ROLLOUT_CASES, ids=_restrict_id)
+def test_restricted_rollout(case):
+    overrides, players, policies, games = case
+    assert_same(Rules.from_overrides(overrides), policies, players, 53, games)
+
+
+def test_every_choice_is_restricted_both_ways():
+    said = {"forbid": set(), "force": set()}
+    for _, players, policies, _ in RESTRICT_CASES + RESTRICT_ROLLOUT_CASES:
+        for policy in GAME.seat_policies(policies, players):
+            said["forbid"] |= set(policy.restriction.forbid)
+            said["force"] |= set(policy.restriction.force)
+    for how, names in said.items():
+        assert names == set(GAME.choice_names), (how, set(GAME.choice_names) - names)
+
+
 # ---------------------------------------------------------------- seeds, indices, the API
 
 
@@ -303,3 +378,4 @@ def test_enough_games_are_compared():
                + len(OPTIONS) * sum(g for _, _, g in SEAT_SETS) + 20 + 60 + 60
                + sum(g for *_, g in ROLLOUT_CASES))
     assert planned >= 5000, planned
+    assert sum(g for *_, g in RESTRICT_CASES) >= 2000
