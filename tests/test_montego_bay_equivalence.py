@@ -253,6 +253,78 @@ def test_start_coins_by_place_go_to_the_rail_places_in_the_fast_path():
         assert (coins.sum(axis=1) - coins[rows, last] <= 6).all()
 
 
+# ---------------------------------------------------------------- restricted play
+
+# Seats with restrictions (engines._restrict) mixed with unrestricted ones: every choice
+# forbidden and forced, a seat left with one card vector (forced to 3, Lazy Jack to 5),
+# every card forbidden (every card kept), every policy incl. the trained expert and both
+# samplers; Lazy Jack cheap so that hires (and his restricted card) are frequent.
+RESTRICTED = [
+    (2, "random:force=card_3,random:forbid=card_1+card_2+lazy_jack", 400),
+    (2, "random:force=lazy_jack+card_3:forbid=card_1+card_2+card_4,random:force=card_5", 300),
+    (3, "random:forbid=card_5,random:force=lazy_jack+card_1,random", 400),
+    (4, "random:force=card_2+card_4,random,random:forbid=card_3+card_4+card_5,"
+        "random:force=card_5:forbid=lazy_jack", 300),
+    (4, "random:forbid=card_1+card_2+card_3+card_4+card_5,random:force=card_1+card_2+"
+        "card_3+card_4+card_5,random:force=card_4:forbid=card_5,random", 200),
+    (2, "greedy:forbid=card_1,greedy:force=lazy_jack", 60),
+    (3, "greedy:force=card_5,random:forbid=lazy_jack,greedy:force=card_2:forbid=card_1", 50),
+    (3, "greedy:force=lazy_jack+card_3:forbid=card_1+card_2+card_4,greedy,"
+        "greedy:forbid=card_3+card_4", 50),
+    (4, "expert:forbid=card_3,greedy:force=card_1+card_2,heuristic:force=lazy_jack,random", 40),
+    (3, "expert:force=card_4,expert:forbid=lazy_jack+card_2,expert", 40),
+    (2, "heuristic:deny_move=0.5:w_next=0.3:forbid=card_5,expert:force=card_1+lazy_jack", 40),
+    (2, "sampler:n_samples=2:force=lazy_jack+card_2,sampler:base=expert:n_samples=2:"
+        "forbid=card_5", 10),
+    (3, "sampler:n_samples=2:forbid=card_3+card_4:force=card_5,greedy,"
+        "sampler:base=expert:n_samples=2:force=lazy_jack", 8),
+    (4, "sampler:base=expert:n_samples=2:force=card_3,random:force=card_3,"
+        "greedy:forbid=card_3,expert", 8),
+]
+CHEAP_HIRES = Rules(lazy_jack_cost=2, start_coins_by_seat=(2, 3, 2, 3))
+RESTRICTED_RULES = {
+    "default": Rules(),
+    "cheap_hires": CHEAP_HIRES,
+    "cards_may_repeat": dataclasses.replace(CHEAP_HIRES, lazy_jack_distinct_card=False),
+}
+
+
+def _short(text):
+    return text.replace("n_samples=2", "n2").replace("card_", "c")[:70]
+
+
+@pytest.mark.parametrize("rules", list(RESTRICTED_RULES))
+@pytest.mark.parametrize(("players", "mix", "games"), RESTRICTED,
+                         ids=[_short(m) for _, m, _ in RESTRICTED])
+def test_restricted_seats(rules, players, mix, games):
+    fast = assert_same(RESTRICTED_RULES[rules], mix, players, 29, games)
+    for s in range(players):  # the took counts are written (every figure plays a card)
+        cards = sum(col(fast, players, f"took_card_{k}_{s}") for k in range(1, 6))
+        assert (cards >= col(fast, players, "rounds") * 2).all()
+
+
+def test_every_choice_is_forbidden_and_forced_in_the_restricted_cases():
+    policies = [GAME.policy(text) for _, mix, _ in RESTRICTED for text in mix.split(",")]
+    for choice in GAME.choice_names:
+        assert any(choice in p.restriction.forbid for p in policies), choice
+        assert any(choice in p.restriction.force for p in policies), choice
+    assert any(not p.restriction for p in policies)
+
+
+def test_restricted_auctions():
+    # a seat forced to bid values its hire only when it must bid or take its companion;
+    # forced and forbidden bidders among free ones, rich and poor
+    rules = Rules(lazy_jack_allocation="auction", start_coins_by_seat=(5, 6, 3, 1))
+    for players, mix, games in (
+            (3, "greedy:force=lazy_jack,sampler:n_samples=2:force=lazy_jack,"
+                "expert:force=lazy_jack", 25),
+            (4, "expert:force=lazy_jack+card_2,random:force=lazy_jack,greedy:forbid=lazy_jack,"
+                "heuristic:force=lazy_jack", 25),
+            (4, "random:force=lazy_jack,random,random:forbid=lazy_jack,random:force=card_1", 200)):
+        fast = assert_same(rules, mix, players, 31, games)
+        assert col(fast, players, "took_lazy_jack_0").sum() > 0
+
+
 # ---------------------------------------------------------------- seeds and game indices
 
 
@@ -286,3 +358,5 @@ def test_enough_games_are_compared():
                + len(OPTIONS) * sum(g for _, _, g in SEAT_SETS)
                + len(PLACE_COINS) * sum(g for _, _, g in PLACE_SEATS))
     assert planned >= 5000, planned
+    restricted = len(RESTRICTED_RULES) * sum(g for _, _, g in RESTRICTED)
+    assert restricted >= 4000, restricted
