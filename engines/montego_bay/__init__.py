@@ -104,10 +104,10 @@ CARD_VALUES = (1, 2, 3, 4, 5)
 # workers' and the hired Lazy Jack's, whose value also differs from his companion's). The
 # companion (D2), the bid and the piers of D4/D5 have no kind.
 CHOICES = (
-    Choice("lazy_jack", "to hire Lazy Jack (D1: yes when offered him in Phase 1; under "
-           "lazy_jack_allocation=auction, a bid)"),
-    *(Choice(f"card_{k}", f"the movement card {k} for one of its figures (D3, Phase 2: one "
-             "a worker, and Lazy Jack's card when it hired him)") for k in CARD_VALUES),
+    Choice("lazy_jack", "to hire Lazy Jack, saying yes when offered him in Phase 1, D1; "
+           "under lazy_jack_allocation=auction, each bid, won or not"),
+    *(Choice(f"card_{k}", f"the movement card {k} for one of its figures in Phase 2, D3: "
+             "a worker's card, or Lazy Jack's when it hired him") for k in CARD_VALUES),
 )
 # choice name -> its bit (the kind of an option), for both paths
 CHOICE = {c.name: i for i, c in enumerate(CHOICES)}
