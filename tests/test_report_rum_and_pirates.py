@@ -54,8 +54,10 @@ def test_tables_and_figures(page):
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page.html)
     # the strength ladder, seats per policy (2), game length, head to head, composition, scores; the edge by
     # policy, the variations' shifts by policy, the skill ladder, the game feel; what would
-    # fix it (the start player's edge at each of four player counts)
-    assert len(images) == 16  # and what would fix it among experts, at 4 players
+    # fix it (the start player's edge at each of four player counts), which choices matter
+    # under the expert (restricted play: its declared choices)
+    assert len(images) == 17  # and what would fix it among experts, at 4 players
+    assert "Which choices matter" in page.html
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     parts = page.tables["rum_and_pirates_composition.csv"]
     assert set(parts["category"]) == {label for _, label in rp.CATEGORY_LABELS}
