@@ -623,6 +623,8 @@ def test_e15_game_length():
 
 def test_max_rounds_truncates_to_the_free_round():
     class NeverMutiny:
+        forbid = force = 0  # no restriction (engines._restrict; read before __getattr__)
+
         def captain_action(self, t, seat, options):
             return next(o for o in options if o[0] in (SO, TR))
 

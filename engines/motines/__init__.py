@@ -9,7 +9,7 @@ money, treasures and ice turn into points.
 
 from __future__ import annotations
 
-from engines._game import Column, GameInfo, Param, PolicySpec, per_seat_columns
+from engines._game import Choice, Column, GameInfo, Param, PolicySpec, per_seat_columns
 from engines.motines.rules import Rules
 
 _BONUS = "valuation bonus of a mutiny (being Captain next round); 0 in the last Captain round"
@@ -134,6 +134,30 @@ _GAME_COLUMNS = (
            "shared or rounds < 2"),
 )
 
+# The kinds of option a seat chooses (``expert:forbid=mutiny``, ``expert:force=sell``; see
+# engines._restrict), in bit order. The first eight are the boxes a pawn goes to, in box
+# order (data.BOX_CODES): every D1, D2 and D9 option (a box with its slot or Mutiny space)
+# is of its box's kind. ``sell`` is a sale made (D6); declining has no kind.
+_PAWN = "for its pawn: as Captain D1, as a follower joining the Captain D2, or in the free " \
+    "round D9"
+CHOICES = (
+    Choice("if", f"Indiscriminate fishing {_PAWN}"),
+    Choice("sf", f"Selective fishing {_PAWN}"),
+    Choice("ice", f"the Ice Factory {_PAWN}"),
+    Choice("treasures", f"Treasures, the treasure hunt, {_PAWN}"),
+    Choice("market", f"the Fish Market {_PAWN}"),
+    Choice("offers", f"Special Offers {_PAWN}"),
+    Choice("subvention", "the Subvention for its pawn: as a follower D2 or in the free round "
+           "D9"),
+    Choice("mutiny", "a Mutiny space for its pawn: as a follower D2 or in the free round D9"),
+    Choice("sell", "a sale when one was offered, D6: on a Fish Market slot, the Special "
+           "Offers market, a market treasure or at final scoring; declining has no kind"),
+)
+CHOICE_NAMES = tuple(c.name for c in CHOICES)
+# the choice a pawn placed in each box counts as, by box code (data.IF .. data.MUT)
+BOX_CHOICE = tuple(CHOICE_NAMES.index(name) for name in (
+    "if", "sf", "ice", "treasures", "market", "offers", "subvention", "mutiny"))
+SELL = CHOICE_NAMES.index("sell")
 
 
 GAME = GameInfo(
@@ -146,6 +170,7 @@ GAME = GameInfo(
     default_policy="greedy",
     rules_cls=Rules,
     columns=per_seat_columns(_PER_SEAT, _GAME_COLUMNS),
+    choices=CHOICES,
     summary="worker placement on a fishing boat: follow the Captain, or mutiny to be the next",
     # Said with every seat answer (spec §9.1 "Reading the figures").
     # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and

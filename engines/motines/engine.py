@@ -17,6 +17,12 @@ PV, each seat's policy code and ice-target slack; then the scratch lists
 The one float table, the chance of a treasure at each position, is in the
 float buffer ``fb`` at ``F_CHANCE``.
 
+Restricted play (``reference.py``'s docstring): each seat's masks are read once per block
+from its own row into ``S_FORBID`` / ``S_FORCE`` (copied with the per-block tables into the
+playout state), ``narrow`` keeps the D1/D2/D9 options at ``S_OPT`` the seat may choose
+before any policy decides, ``offer_sale`` applies ``sell``, and ``S_TOOK`` (game state,
+so a playout's copy counts its own) counts each seat's pawns by box and its sales.
+
 Replay contract (``reference.py`` and ``policies.py`` docstrings): the world
 stream (rng words 0-3) shuffles the fish deck and then the treasure deck at
 set-up, rolls the Ice Factory (one or two dice) and every Treasures roll
@@ -54,15 +60,17 @@ import numpy as np
 
 from engines._fast import as_words, fast_path
 from engines._fast import offset as _padd
-from engines._game import POLICY_WIDTH
+from engines._game import FORBID_COLUMN, FORCE_COLUMN, POLICY_WIDTH
 from engines._jit import njit
+from engines._restrict import is_allowed_fast, is_forced_fast, keeps_fast, kept_binary_fast
 from engines._rng import rng_below, rng_next, rng_seed, rng_shuffle
 from engines._standings import lead_story_at
-from engines.motines import POLICIES
+from engines.motines import BOX_CHOICE, CHOICES, POLICIES, SELL
 from engines.motines.rules import BY_RULE, R
 
 TOL = 1e-9                 # policies.TOL
 PW = POLICY_WIDTH
+N_CHOICES = len(CHOICES)   # a seat's restriction's kinds (engines.motines.CHOICES)
 
 # ---------------------------------------------------------------- codes (data.py)
 IF, SF, ICE, TR, FM, SO, SUB, MUT = 0, 1, 2, 3, 4, 5, 6, 7
@@ -182,7 +190,8 @@ S_IFP = S_DISPLAY + MAX_DISPLAY
 S_SHOAL = S_IFP + MAX_IFP
 S_DISCARD = S_SHOAL + MAX_DECK
 S_TDECK = S_DISCARD + MAX_DECK
-S_GAME_END = S_TDECK + MAX_TDECK
+S_TOOK = S_TDECK + MAX_TDECK           # MAX_P x N_CHOICES: times each seat took each choice
+S_GAME_END = S_TOOK + MAX_P * N_CHOICES
 
 # ---------------------------------------------------------------- per block (setup_block)
 S_RULES = S_GAME_END                  # R.SIZE: Rules.encode()
@@ -192,8 +201,10 @@ S_GIFT_PV = S_GIFT_N + 1              # 4
 S_GIFT_KIND = S_GIFT_PV + 4           # 4
 S_CODE = S_GIFT_KIND + 4              # 5: each seat's policy code
 S_SLACK = S_CODE + MAX_P              # 5: planner ice_target_slack (as int)
+S_FORBID = S_SLACK + MAX_P            # 5: each seat's restriction (engines._restrict), read
+S_FORCE = S_FORBID + MAX_P            # 5: from its own row: choices forbidden, forced
 # ---------------------------------------------------------------- scratch
-S_OPT = S_SLACK + MAX_P               # 32: options of D1/D2/D9, box * 16 + slot + 1
+S_OPT = S_FORCE + MAX_P               # 32: options of D1/D2/D9, box * 16 + slot + 1
 S_OPT2 = S_OPT + 32                   # 32: the planner's follower slots
 S_SOOPT = S_OPT2 + 32                 # 16: D7 options
 S_OFFER = S_SOOPT + 16                # 160: treasures offered at a window
@@ -775,6 +786,7 @@ def make_sale(s, seat, combo, r, b, p, y, j, x):
     return_ice(s, seat, x)
     s[pb + PL_MONEY] += market_price(s, combo, x)
     s[pb + PL_SALES] += 1
+    s[S_TOOK + seat * N_CHOICES + SELL] += 1
 
 
 @njit(cache=True)
@@ -802,6 +814,11 @@ def sale_floor(s, pol, ps):
 @njit(cache=True)
 def offer_sale(s, pol, rng, seat, lo, hi, optional):
     """D6 (reference.offer_sale): the seat sells one of combinations lo..hi-1, or not."""
+    if optional:  # the seat's restriction: selling is the "yes" of a yes/no decision
+        must = kept_binary_fast(SELL, s[S_FORBID + seat], s[S_FORCE + seat])
+        if must == 0:
+            return False
+        optional = must < 0
     code = s[S_CODE + seat]
     if code == RANDOM:
         n = sale_count(s, seat, lo, hi)
@@ -1342,6 +1359,30 @@ def place(s, seat, box, slot):
     s[S_BOX_N + box] += 1
     s[S_TAKEN + box] |= 1 << (slot + 1)
     s[S_NPAWNS] += 1
+    s[S_TOOK + seat * N_CHOICES + BOX_CHOICE[box]] += 1
+
+
+@njit(cache=True)
+def narrow(s, seat, n):
+    """reference.choose's restriction: the n options at S_OPT narrowed, in order, to those
+    ``seat`` may choose (each of its box's choice; engines._restrict): their number."""
+    forbid = s[S_FORBID + seat]
+    force = s[S_FORCE + seat]
+    if forbid == 0 and force == 0:
+        return n
+    forced_any = False
+    allowed_any = False
+    for i in range(n):
+        kind = BOX_CHOICE[_opt_box(s[S_OPT + i])]
+        forced_any = forced_any or is_forced_fast(kind, force)
+        allowed_any = allowed_any or is_allowed_fast(kind, forbid)
+    m = 0
+    for i in range(n):
+        o = s[S_OPT + i]
+        if keeps_fast(BOX_CHOICE[_opt_box(o)], forbid, force, forced_any, allowed_any):
+            s[S_OPT + m] = o
+            m += 1
+    return m
 
 
 # ================================================================ greedy and planner choices
@@ -1485,11 +1526,14 @@ def planner_follower(s, fb, pol, seat, n):
         elif join < 0 or v > join_v + TOL:
             join = i
             join_v = v
-    rival = SUB_VALUE if join < 0 else max(join_v, SUB_VALUE)
     margin = pol[seat * PW + PLANNER_AT.margin]
-    if mut >= 0 and mut_v + planner_bonus(s, pol, seat) >= rival + margin - TOL:
-        return mut
-    if join >= 0 and join_v >= SUB_VALUE - TOL:
+    if mut >= 0:  # the rivals: JOIN and Subvention, as far as the options hold them
+        if join < 0 and sub < 0:
+            return mut
+        rival = SUB_VALUE if join < 0 else (max(join_v, SUB_VALUE) if sub >= 0 else join_v)
+        if mut_v + planner_bonus(s, pol, seat) >= rival + margin - TOL:
+            return mut
+    if join >= 0 and (sub < 0 or join_v >= SUB_VALUE - TOL):
         return join
     return sub
 
@@ -2042,14 +2086,14 @@ def play_round(s, fb, pol, rng):
     P = s[S_P]
     C = s[S_CAPTAIN]
     new_round(s)
-    n = captain_options(s)
+    n = narrow(s, C, captain_options(s))
     k = 0 if n == 1 else decide_captain(s, fb, pol, rng, C, n)
     o = s[S_OPT + k]
     box = _opt_box(o)
     place_captain(s, box, _opt_slot(o))
     for i in range(1, P):
         seat = (C + i) % P
-        n = follower_options(s, seat, box)
+        n = narrow(s, seat, follower_options(s, seat, box))
         k = 0 if n == 1 else decide_follower(s, fb, pol, rng, seat, n)
         o = s[S_OPT + k]
         place(s, seat, _opt_box(o), _opt_slot(o))
@@ -2098,7 +2142,7 @@ def play_free_round(s, fb, pol, rng):
     new_round(s)
     for i in range(P):
         seat = (s[S_CAPTAIN] + i) % P
-        n = free_options(s, seat)
+        n = narrow(s, seat, free_options(s, seat))
         k = 0 if n == 1 else decide_free(s, fb, pol, rng, seat, n)
         o = s[S_OPT + k]
         place(s, seat, _opt_box(o), _opt_slot(o))
@@ -2160,7 +2204,7 @@ def base_finish_round(s, fb, pol, rng, start):
     box = s[_pn(0) + PN_BOX]
     for i in range(start, P):
         seat = (C + i) % P
-        n = follower_options(s, seat, box)
+        n = narrow(s, seat, follower_options(s, seat, box))
         k = 0 if n == 1 else greedy_follower(s, fb, pol, seat, n, True)
         o = s[S_OPT + k]
         place(s, seat, _opt_box(o), _opt_slot(o))
@@ -2173,7 +2217,7 @@ def base_finish_free(s, fb, pol, rng, start):
     P = s[S_P]
     for i in range(start, P):
         seat = (s[S_CAPTAIN] + i) % P
-        n = free_options(s, seat)
+        n = narrow(s, seat, free_options(s, seat))
         k = 0 if n == 1 else greedy_follower(s, fb, pol, seat, n, False)
         o = s[S_OPT + k]
         place(s, seat, _opt_box(o), _opt_slot(o))
@@ -2185,7 +2229,7 @@ def base_play_on(s, fb, pol, rng):
     """reference.play_on with every seat the base, then final scoring."""
     while s[S_PHASE] == NORMAL or s[S_PHASE] == LAST_CAPTAIN:
         new_round(s)
-        n = captain_options(s)
+        n = narrow(s, s[S_CAPTAIN], captain_options(s))
         k = 0 if n == 1 else base_captain(s, fb, pol, s[S_CAPTAIN], n)
         o = s[S_OPT + k]
         place_captain(s, _opt_box(o), _opt_slot(o))
@@ -2458,7 +2502,7 @@ def leader(s):
 
 @njit(cache=True)
 def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
-    """Game ``game`` of ``seed`` (the ``engines._fast`` contract); its row to out[0:17 + 7P]."""
+    """Game ``game`` of ``seed`` (the ``engines._fast`` contract); its row to out[0:17 + (7 + N_CHOICES)P]."""
     s = ints
     fb = floats
     gp = _padd(fb, F_GPOL)  # the seats' rows, a rollout seat's its base's (setup_block)
@@ -2496,6 +2540,11 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, cap, out):
     changes, half = lead_story_at(s, S_LEAD, rounds)
     out[c] = changes
     out[c + 1] = half
+    c += 2
+    for k in range(N_CHOICES):  # took_<choice>_<seat>, by choice then seat
+        for p in range(P):
+            out[c + p] = s[S_TOOK + p * N_CHOICES + k]
+        c += P
     return True
 
 
@@ -2527,6 +2576,10 @@ def setup_block(ints, floats, g, f, pol, P, cap):
         code = int(pol[p * PW])
         s[S_CODE + p] = code
         s[S_SLACK + p] = int(pol[p * PW + PLANNER_AT.ice_target_slack]) if code == PLANNER else 0
+        # the seat's restriction, from its own row (never a rollout's base row): the playout
+        # state's copy of these tables carries it into every playout
+        s[S_FORBID + p] = int(pol[p * PW + FORBID_COLUMN])
+        s[S_FORCE + p] = int(pol[p * PW + FORCE_COLUMN])
     mode = g[R.treasure_roll_mode]
     for k in range(5):
         threshold = g[R.treasure_thresholds + k]

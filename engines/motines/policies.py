@@ -589,8 +589,12 @@ class PlannerPolicy(GreedyPolicy):
         return self.scan(options, values)
 
     def follower_choice(self, t: Table, seat: int, options: list):
+        """Mutiny by the margin over the better of JOIN and Subvention; else JOIN if worth a
+        Subvention; else Subvention. Only what ``options`` holds competes (a seat's
+        restriction may keep no Subvention, or only Mutiny spaces)."""
         h = holding(t, seat)
         join, join_v, mut, mut_v = None, None, None, None
+        sub = (SUB, NO_SLOT) in options
         for box, slot in options:
             if box == SUB:
                 continue
@@ -601,10 +605,11 @@ class PlannerPolicy(GreedyPolicy):
                     mut, mut_v = (box, slot), v
             elif join is None or v > join_v + TOL:
                 join, join_v = (box, slot), v
-        rival = SUB_VALUE if join is None else max(join_v, SUB_VALUE)
-        if mut is not None and mut_v + self.bonus(t) >= rival + self.margin - TOL:
+        rivals = ([join_v] if join is not None else []) + ([SUB_VALUE] if sub else [])
+        if mut is not None and (not rivals or
+                                mut_v + self.bonus(t) >= max(rivals) + self.margin - TOL):
             return mut
-        if join is not None and join_v >= SUB_VALUE - TOL:
+        if join is not None and (not sub or join_v >= SUB_VALUE - TOL):
             return join
         return (SUB, NO_SLOT)
 

@@ -47,6 +47,15 @@ Orders both paths keep:
   ice, market, 4 PV for 4$, then the simple ones when not auto-used) and
   answers with the kinds to use; each is used if still legal at its turn.
 
+Restricted play (``engines._restrict``, the choices declared in ``engines.motines``): each
+seat's masks are read once, in ``play_game``, from its decision maker into the table
+(``Table.forbid``, ``Table.force``), so a search's playouts on clones keep them. A D1, D2
+or D9 option is of its box's choice (``BOX_CHOICE``) and ``choose`` narrows the options
+with ``kept`` before the policy is asked; a D6 sale is ``sell`` and declining none, so a
+seat forced to sell is offered the sale as one it may not decline, and a seat forbidden to
+sell declines it unasked (``offer_sale``). ``Table.took`` counts every pawn placed by its
+box's choice and every sale made, for the outcome's ``took_<choice>_<seat>``.
+
 A round is ``play_round`` (spec §4.2) or ``play_free_round`` (§4.4); set-up
 is ``setup`` (§3); the end is ``final_scoring`` and ``winners`` (§5). Every
 invariant of spec §8 is asserted by ``Table.check`` when ``Table.checking``.
@@ -58,8 +67,10 @@ import copy
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from engines._restrict import kept, kept_binary
 from engines._rng import Rng
 from engines._standings import lead_story, leader  # noqa: F401 (tests use leader)
+from engines.motines import BOX_CHOICE, CHOICE_NAMES, CHOICES, SELL
 from engines.motines.data import (
     BOX_CODES,
     BOX_NAMES,
@@ -225,6 +236,18 @@ class Table:
     events: list | None = None
     checking: bool = False          # assert spec §8 after every step (tests)
     money_in: int = 0               # ledger: $ from the bank minus $ paid (invariant 4)
+    # Each seat's restriction (engines._restrict): the bits of the choices it may never take
+    # and of those it must take when it can, read once from its decision maker at set-up, so
+    # a playout's base players keep it; and how often it took each choice (CHOICES order).
+    forbid: list = field(default_factory=list)
+    force: list = field(default_factory=list)
+    took: list = field(default_factory=list)
+
+    def __post_init__(self):
+        # unrestricted seats until play_game reads the decision makers' restrictions
+        self.forbid = self.forbid or [0] * self.players
+        self.force = self.force or [0] * self.players
+        self.took = self.took or [[0] * len(CHOICES) for _ in range(self.players)]
 
     def say(self, text: str) -> None:
         if self.log is not None:
@@ -319,6 +342,7 @@ def clone(t: Table) -> Table:
         list(t.captain_choices)
     c.pawns = [copy.copy(p) for p in t.pawns]
     c.win = list(t.win)
+    c.took = [list(counts) for counts in t.took]
     c.standings = None
     c.log = c.events = None
     c.checking = False
@@ -577,17 +601,26 @@ def make_sale(t: Table, seat: int, sale: Sale, why: str) -> None:
     price = t.rules.market_price(sale.combo, sale.x)
     gain_money(t, seat, price)
     p.sales += 1
+    t.took[seat][SELL] += 1
     t.say(f"    {seat_name(seat)} sells {sale.show()} for {price}$ ({why})")
     t.event("sale", seat=seat, combo=sale.combo, counts=list(sale.counts), x=sale.x,
             price=price)
 
 
 def offer_sale(t: Table, seat: int, combos: tuple, why: str, optional: bool = True) -> bool:
-    """D6: the seat's sale of one of ``combos``, or none; True if it sold."""
+    """D6: the seat's sale of one of ``combos``, or none; True if it sold. Under the seat's
+    restriction an optional sale is one it must make (``sell`` forced) or declines unasked
+    (forbidden)."""
     options = sales_for(t, seat, combos)
     if not options:
         t.say(f"    {seat_name(seat)} has no {why} sale")
         return False
+    if optional:  # the seat's restriction: selling is the "yes" of a yes/no decision
+        must = kept_binary(SELL, t.forbid[seat], t.force[seat])
+        if must is False:
+            t.say(f"    {seat_name(seat)} may not sell: declines the {why} sale")
+            return False
+        optional = must is None
     if len(options) == 1 and not optional:
         sale = options[0]
     else:
@@ -961,6 +994,7 @@ def free_options(t: Table, seat: int) -> list:
 def place(t: Table, seat: int, box: int, slot: int) -> Pawn:
     pawn = Pawn(seat, box, slot, len(t.in_box(box)) + 1)
     t.pawns.append(pawn)
+    t.took[seat][BOX_CHOICE[box]] += 1
     where = BOX_NAMES[box]
     if box == SF and slot != NO_SLOT:
         where += f" (display card {slot}, {COLOUR_NAMES[t.display[slot]]})"
@@ -976,7 +1010,10 @@ def place(t: Table, seat: int, box: int, slot: int) -> Pawn:
 
 
 def choose(t: Table, seat: int, decision: str, options: list):
-    """A policy's pick among ``options`` (not asked when there is one)."""
+    """A policy's pick among the ``options`` (box, slot) the seat's restriction keeps (not
+    asked when one is left): each is of its box's choice (engines._restrict)."""
+    options = kept(options, [BOX_CHOICE[box] for box, _ in options], t.forbid[seat],
+                   t.force[seat])
     if len(options) == 1:
         return options[0]
     return getattr(t.policies[seat], decision)(t, seat, options)
@@ -1145,6 +1182,8 @@ def play_game(rules: Rules, players: int, policies: list, world: Rng, narrate: b
     """Set up, play the normal rounds, the last Captain round and the free round, score."""
     t = setup(rules, players, world)
     t.policies = policies
+    t.forbid = [getattr(p, "forbid", 0) for p in policies]
+    t.force = [getattr(p, "force", 0) for p in policies]
     t.checking = checking
     if narrate:
         t.log, t.events = [], []
@@ -1200,6 +1239,9 @@ def outcome(t: Table, game: int) -> dict:
         row[f"captain_{BOX_CODES[box].lower()}"] = n
     assert len(t.standings) == t.round, "one standing per round"
     row["lead_changes"], row["half_time_leader"] = lead_story(t.standings)
+    for k, name in enumerate(CHOICE_NAMES):
+        for p in t.seats:
+            row[f"took_{name}_{p.seat}"] = t.took[p.seat][k]
     return row
 
 
