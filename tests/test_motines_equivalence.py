@@ -390,3 +390,84 @@ def test_enough_games_are_compared():
                + len(Rules.preset_names()) * sum(g for _, _, g in PRESET_SEATS)
                + len(OPTIONS) * sum(g for _, _, g in SEAT_SETS))
     assert planned >= 5000, planned
+
+
+# ---------------------------------------------------------------- restricted play
+
+# (rules, seats, players, games): every choice forbidden and forced somewhere, restricted
+# seats next to unrestricted ones, every policy, 3-5 players, a few rule options that change
+# what can be chosen (sales that must be made, no Mutiny in the last Captain round)
+RESTRICTED = [
+    ({}, "random:forbid=mutiny,random:force=sell,random:force=subvention", 3, 400),
+    ({}, "random:force=if+sf,random:forbid=ice+treasures+market,random,random:force=offers",
+     4, 400),
+    ({}, "random:force=mutiny,random:forbid=sell,random:force=market+treasures,random,"
+         "random:forbid=if+sf+offers+subvention", 5, 300),
+    ({}, "random:force=ice,random:forbid=if+sf+ice+treasures+market+offers,random:force=sf",
+     3, 300),
+    ({"sale_optional": False}, "random:forbid=sell,random:force=sell,random,random:force=market",
+     4, 300),
+    ({"last_captain_mutiny": "forbidden", "num_mutinies": 8},
+     "random:force=mutiny,random:force=mutiny+subvention,random:forbid=subvention", 3, 300),
+    ({}, "greedy:forbid=mutiny,greedy:force=ice,greedy", 3, 40),
+    ({}, "greedy:force=mutiny,planner:forbid=subvention,planner:force=mutiny,greedy:forbid=sell",
+     4, 30),
+    ({}, "planner:force=market,greedy:force=sell,planner:forbid=mutiny+subvention,"
+         "heuristic:force=treasures,expert:forbid=offers", 5, 20),
+    ({}, "planner:force=subvention,planner:forbid=sell,planner:force=if+offers", 3, 20),
+    ({}, "expert:forbid=mutiny,expert,expert:force=sf,expert:force=subvention", 4, 30),
+    ({}, "heuristic:lam=1:forbid=market+sf,expert:force=sell,heuristic:lam=0.5:force=ice,"
+         "greedy", 4, 20),
+    ({"sale_optional": False, "free_round_slots_exclusive": False},
+     "expert:force=market+sell,planner:forbid=sell+mutiny,random:force=offers,expert", 4, 30),
+]
+
+
+def _restricted_ids(case):
+    overrides, seats, players, _ = case
+    return f"P{players}:{seats}" + (f":{_ids(overrides)}" if overrides else "")
+
+
+@pytest.mark.parametrize("overrides, seats, players, games", RESTRICTED, ids=[
+    _restricted_ids(c) for c in RESTRICTED])
+def test_restricted_play(overrides, seats, players, games):
+    fast = assert_same(Rules.from_overrides(overrides), seats, players, 31, games)
+    unrestricted = ",".join(":".join(p for p in part.split(":")
+                                     if not p.startswith(("forbid=", "force=")))
+                            for part in seats.split(","))
+    plain = GAME.fast(Rules.from_overrides(overrides),
+                      GAME.seat_policies(unrestricted, players), players, 31, 0, games)
+    assert not np.array_equal(fast, plain), "the restrictions changed none of the games"
+
+
+# a search under a restriction, and its playouts keeping every seat's (few games: the
+# reference path plays every candidate to the end)
+RESTRICTED_ROLLOUTS = [
+    ({}, "rollout:samples=2:width=2:forbid=mutiny,greedy:force=mutiny,random,greedy", 4, 3),
+    ({}, "rollout:base=expert:samples=1:width=3:force=sell+ice,expert:forbid=subvention,"
+         "random:force=offers", 3, 3),
+    ({"num_mutinies": 6}, "greedy:forbid=if+ice,rollout:samples=2:width=3:force=subvention,"
+                          "expert:force=market,rollout:base=expert:samples=1:width=2:"
+                          "forbid=sell+treasures,random", 5, 2),
+]
+
+
+@pytest.mark.parametrize("overrides, seats, players, games", RESTRICTED_ROLLOUTS, ids=[
+    _restricted_ids(c) for c in RESTRICTED_ROLLOUTS])
+def test_restricted_rollout(overrides, seats, players, games):
+    assert_same(Rules.from_overrides(overrides), seats, players, 37, games)
+
+
+def test_every_choice_is_forbidden_and_forced_in_the_restricted_cases():
+    said = {"forbid": set(), "force": set()}
+    for _, seats, players, _ in RESTRICTED + RESTRICTED_ROLLOUTS:
+        for policy in GAME.seat_policies(seats, players):
+            said["forbid"] |= set(policy.restriction.forbid)
+            said["force"] |= set(policy.restriction.force)
+    for key, names in said.items():
+        assert names == set(GAME.choice_names), (key, set(GAME.choice_names) - names)
+    restricted = {p.name for _, seats, players, _ in RESTRICTED + RESTRICTED_ROLLOUTS
+                  for p in GAME.seat_policies(seats, players) if p.restriction}
+    assert restricted == {"random", "greedy", "planner", "heuristic", "expert", "rollout"}
+    assert {players for _, _, players, _ in RESTRICTED} == {3, 4, 5}
+    assert sum(games for *_, games in RESTRICTED) >= 2000
