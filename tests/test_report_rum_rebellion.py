@@ -52,8 +52,10 @@ def test_page_embeds_two_png_figures(built):
     html = (out / "rum_rebellion.html").read_text()
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
     # the strength ladder, the length ECDFs, the seat shares; the edge by policy, the variations' shifts by
-    # policy, the skill ladder, the game feel; what would fix it (its length and edge)
-    assert len(images) == 11  # what would fix it: for threshold and for the expert
+    # policy, the skill ladder, the game feel; what would fix it (its length and edge); which
+    # choices matter under the expert (restricted play: its declared choices)
+    assert len(images) == 12  # what would fix it: for threshold and for the expert
+    assert "Which choices matter" in html
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]
 

@@ -110,6 +110,8 @@ def set_votes(t, p, cards):
 class Yes:
     """A policy that answers every question with a fixed yes/no (and challenges nobody)."""
 
+    forbid = force = 0   # no restriction (engines._play gives every decision maker its masks)
+
     def __init__(self, answer=True):
         self.answer = answer
 
@@ -1006,9 +1008,12 @@ def test_columns_and_one_reference_row():
     names = GAME.column_names(3)
     assert names[:2] == ["game", "players"]
     assert names[2:5] == ["win_0", "win_1", "win_2"] and "votes_2" in names
-    assert names[-12:] == ["rounds", "turns", "coups_attempted", "challenges", "crimes_committed",
-                           "notes_written", "store_ran_out", "capped", "bond_store_seat",
-                           "doubles_chain_cap_hits", "lead_changes", "half_time_leader"]
+    took = [f"took_{c}_{p}" for c in GAME.choice_names for p in range(3)]   # restricted play
+    own = names[:len(names) - len(took)]
+    assert own[-12:] == ["rounds", "turns", "coups_attempted", "challenges", "crimes_committed",
+                         "notes_written", "store_ran_out", "capped", "bond_store_seat",
+                         "doubles_chain_cap_hits", "lead_changes", "half_time_leader"]
+    assert names[len(own):] == took
     dtypes = {c.name: c.dtype for c in GAME.columns(3)}
     assert dtypes["win_0"] == "float" and dtypes["score_0"] == "int"
     row = GAME.reference(Rules(), GAME.seat_policies("threshold", 3), 3, 11, 4)

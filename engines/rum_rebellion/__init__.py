@@ -8,7 +8,7 @@ coup wins.
 
 from __future__ import annotations
 
-from engines._game import Column, GameInfo, Param, PolicySpec, per_seat_columns
+from engines._game import Choice, Column, GameInfo, Param, PolicySpec, per_seat_columns
 from engines.rum_rebellion.rules import Rules
 
 POLICIES = {
@@ -139,6 +139,40 @@ _GAME_COLUMNS = (
            "rounds // 2; -1 if the top was shared or rounds < 2"),
 )
 
+# The kinds of option a player chooses, in bit order (engines._restrict): what a restriction
+# (`expert:forbid=crime`, `threshold:force=challenge`) forbids or forces, and what the
+# took_<name>_<seat> columns count. Every one is a yes/no (or, for a challenge, whom)
+# whose "no" has no kind. Side bets and vote trades (house rules) declare none.
+CHOICES = (
+    Choice("redeem", "to buy back one of its own promissory notes in S2, a choice only "
+           "under redeem_timing=start_of_turn"),
+    Choice("ticket", "to buy a Ticket of Leave in S4, moving up from Convict"),
+    Choice("commission", "to buy a Rum Corps commission in S4, moving up from Ticket of Leave"),
+    Choice("store_vote", "to buy the top Vote card from the empty Bond Store in S5"),
+    Choice("major_vote", "8 barrels and the top Vote card as a Major's income for passing "
+           "Start, rather than 16 barrels"),
+    Choice("crime", "to commit the crime of a Crime square"),
+    Choice("challenge", "to challenge another player on a Challenge square, whichever the "
+           "target"),
+    Choice("buy_vote", "to buy the top Vote card on a Buy Vote Cards square, once per card "
+           "bought"),
+    Choice("promotion", "promotion from Captain to Major on a Promotion square"),
+    Choice("announce", "to announce a coup in S9, or under coup_delay=none to attempt one "
+           "in S3"),
+)
+# each choice's bit, by name, for both paths
+CHOICE_BIT = {c.name: i for i, c in enumerate(CHOICES)}
+C_REDEEM = CHOICE_BIT["redeem"]
+C_TICKET = CHOICE_BIT["ticket"]
+C_COMMISSION = CHOICE_BIT["commission"]
+C_STORE_VOTE = CHOICE_BIT["store_vote"]
+C_MAJOR_VOTE = CHOICE_BIT["major_vote"]
+C_CRIME = CHOICE_BIT["crime"]
+C_CHALLENGE = CHOICE_BIT["challenge"]
+C_BUY_VOTE = CHOICE_BIT["buy_vote"]
+C_PROMOTION = CHOICE_BIT["promotion"]
+C_ANNOUNCE = CHOICE_BIT["announce"]
+N_CHOICES = len(CHOICES)
 
 
 GAME = GameInfo(
@@ -151,6 +185,7 @@ GAME = GameInfo(
     default_policy="threshold",
     rules_cls=Rules,
     columns=per_seat_columns(_PER_SEAT, _GAME_COLUMNS),
+    choices=CHOICES,
     summary="roll-and-move race for 2-6: convict, ticket of leave, Rum Corps, then a coup",
     # The strength ladder (`rumsim ladder`, the page's skilled play), weakest first, and
     # the deals it plays by default (every rung on each).

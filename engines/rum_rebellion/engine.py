@@ -52,11 +52,25 @@ from __future__ import annotations
 import numpy as np
 
 from engines._fast import as_words, fast_path, offset
-from engines._game import POLICY_WIDTH
+from engines._game import FORBID_COLUMN, FORCE_COLUMN, POLICY_WIDTH
 from engines._jit import njit
+from engines._restrict import is_forced_fast, kept_binary_fast
 from engines._rng import rng_below, rng_below_words, rng_next, rng_seed, rng_uniform
 from engines._standings import lead_story_at
-from engines.rum_rebellion import POLICIES
+from engines.rum_rebellion import (
+    C_ANNOUNCE,
+    C_BUY_VOTE,
+    C_CHALLENGE,
+    C_COMMISSION,
+    C_CRIME,
+    C_MAJOR_VOTE,
+    C_PROMOTION,
+    C_REDEEM,
+    C_STORE_VOTE,
+    C_TICKET,
+    N_CHOICES,
+    POLICIES,
+)
 from engines.rum_rebellion.data import (
     BO,
     BV,
@@ -225,7 +239,10 @@ S_NCARDS = S_NOWED + MAXP         # Vote cards the seat holds (vote_model=cards_
 S_SEARCH = S_NCARDS + MAXP        # 1: the seat searches (a rollout in the game, not a playout)
 S_SAMPLES = S_SEARCH + MAXP       # a rollout seat's playouts per candidate
 S_FROM_LEVEL = S_SAMPLES + MAXP   # ... and the level from which it searches
-S_HEADER = S_FROM_LEVEL + MAXP
+S_FORBID = S_FROM_LEVEL + MAXP    # the seat's restriction (engines._restrict), from its own
+S_FORCE = S_FORBID + MAXP         # row at setup, so that a playout's copy keeps it
+S_TOOK = S_FORCE + MAXP           # N_CHOICES x MAXP: times seat p took choice k, at k * MAXP + p
+S_HEADER = S_TOOK + N_CHOICES * MAXP
 
 # a note: four ints at S_O_NOTES + NOTE_SIZE * i
 N_DEBTOR = 0
@@ -422,6 +439,21 @@ def _decide(s, p, kind, step, base):
         s[S_PSTEP] = step
         s[S_PBASE] = base
     return base
+
+
+# ================================================================ restricted play
+
+
+@njit(**STEP_INLINE)
+def _restricted(s, p, choice):
+    """reference.decide's restriction: seat p's yes/no whose yes is of ``choice`` is 1 (must
+    say yes) or 0 (must say no) by its restriction, or -1 (the policy chooses)."""
+    return kept_binary_fast(choice, s[S_FORBID + p], s[S_FORCE + p])
+
+
+@njit(**STEP_INLINE)
+def _took(s, p, choice):
+    s[S_TOOK + choice * MAXP + p] += 1
 
 
 # ================================================================ the Bond Store
@@ -1073,12 +1105,17 @@ def pass_income(s, g, pol, rg, p):
     level = s[S_LEVEL + p]
     major = s[S_MAJOR + p]
     if level == RUM_CORPS and major and s[S_PACK_N] > 0:
-        take = _major_takes_card(s, g, pol, rg, p)
-        if _asks(s, p):
-            take = _decide(s, p, K_MAJOR, INCOME, 1 if take else 0) != 0
-            if s[S_PENDING]:
-                return
+        r = _restricted(s, p, C_MAJOR_VOTE)
+        if r >= 0:
+            take = r == 1
+        else:
+            take = _major_takes_card(s, g, pol, rg, p)
+            if _asks(s, p):
+                take = _decide(s, p, K_MAJOR, INCOME, 1 if take else 0) != 0
+                if s[S_PENDING]:
+                    return
         if take:
+            _took(s, p, C_MAJOR_VOTE)
             store_pays(s, g, p, g[R.major_vote_option_barrels])
             gain_card(s, g, p, _pack_pop(s))
             return
@@ -1178,8 +1215,9 @@ def h_commit_crime(s, g, pol, p, c):
 
 
 @njit(**STEP)
-def h_challenge(s, g, pol, p, need, same, any_announced):
-    """HeuristicPolicy.challenge: the target (announced ones first), or -1 for none."""
+def h_challenge(s, g, pol, p, need, same, any_announced, decline):
+    """HeuristicPolicy.challenge: the target (announced ones first), or -1 for none;
+    ``decline`` false: challenge_target, the target whatever the score."""
     o = p * PW
     P = s[S_P]
     level = s[S_LEVEL + p]
@@ -1210,7 +1248,7 @@ def h_challenge(s, g, pol, p, need, same, any_announced):
           + pol[o + H_CHAL_THREAT] * coup_threat(s, g, best)
           + pol[o + H_CHAL_RISK] * at_risk + pol[o + H_CHAL_REACH] * reach
           + pol[o + H_CHAL_KNOCK] * knock)
-    return best if go >= -TOL else -1
+    return best if go >= -TOL or not decline else -1
 
 
 @njit(**STEP)
@@ -1236,20 +1274,25 @@ def h_announce(s, g, pol, p):
 @njit(**STEP_INLINE)
 def crime(s, g, pol, rg, p, c):
     """Optional crime: WIN pays, LOSE goes to court (Go Free, Fine, Gaol)."""
-    code = int(pol[p * PW])
-    if code == RANDOM:
-        yes = _yes(rg, p)
-    elif code == HEURISTIC:
-        yes = h_commit_crime(s, g, pol, p, c)
+    r = _restricted(s, p, C_CRIME)
+    if r >= 0:
+        yes = r == 1
     else:
-        yes = c <= crime_limit(pol[p * PW + RISK])
-    if _asks(s, p):
-        yes = _decide(s, p, K_CRIME, SQUARE, 1 if yes else 0) != 0
-        if s[S_PENDING]:
-            return
+        code = int(pol[p * PW])
+        if code == RANDOM:
+            yes = _yes(rg, p)
+        elif code == HEURISTIC:
+            yes = h_commit_crime(s, g, pol, p, c)
+        else:
+            yes = c <= crime_limit(pol[p * PW + RISK])
+        if _asks(s, p):
+            yes = _decide(s, p, K_CRIME, SQUARE, 1 if yes else 0) != 0
+            if s[S_PENDING]:
+                return
     if not yes:
         return
     s[S_CRIMES] += 1
+    _took(s, p, C_CRIME)
     if draw_win_lose(s, g, pol, rg, p) == WIN:
         amount = c if g[R.crime_win_amount] == -1 else g[R.crime_win_amount]
         store_pays(s, g, p, amount)
@@ -1295,11 +1338,22 @@ def challenge(s, g, pol, rg, p):
             best_ann = q
     if n_targets == 0:
         return
+    # reference.challenge's options: nobody, or a target; a seat forced to challenge only
+    # chooses whom (challenge_target), and not even that when there is one target
+    r = _restricted(s, p, C_CHALLENGE)
+    if r == 0:
+        return
+    decline = r < 0
     code = int(pol[p * PW])
-    if code == RANDOM:
-        pick = _pbelow(rg, p, n_targets + 1)
-        if pick == 0:
-            return
+    if not decline and n_targets == 1:
+        q = best
+    elif code == RANDOM:
+        if decline:
+            pick = _pbelow(rg, p, n_targets + 1)
+            if pick == 0:
+                return
+        else:
+            pick = 1 + _pbelow(rg, p, n_targets)
         q = -1
         t = p
         for _ in range(1, P):
@@ -1311,23 +1365,24 @@ def challenge(s, g, pol, rg, p):
                 q = t
                 break
     elif code == HEURISTIC:
-        q = h_challenge(s, g, pol, p, need, same, best_ann >= 0)
+        q = h_challenge(s, g, pol, p, need, same, best_ann >= 0, decline)
     else:
         if best_ann >= 0:
             q = best_ann
         else:
             q = best
             margin = 10 if code == THRESHOLD else 20
-            if not (s[S_VOTES + q] >= g[R.votes_for_coup] - margin
-                    or (code == THRESHOLD and pol[p * PW + RISK] >= 0.5)):
+            if decline and not (s[S_VOTES + q] >= g[R.votes_for_coup] - margin
+                                or (code == THRESHOLD and pol[p * PW + RISK] >= 0.5)):
                 q = -1
-    if _asks(s, p):
+    if (decline or n_targets > 1) and _asks(s, p):
         q = _decide(s, p, K_CHALLENGE, SQUARE, q)
         if s[S_PENDING]:
             return
     if q < 0:
         return
     s[S_CHALLENGES] += 1
+    _took(s, p, C_CHALLENGE)
     stake = g[R.challenge_stake]
     if draw_win_lose(s, g, pol, rg, p) == WIN:
         hand_over_votes(s, g, q, p, stake)
@@ -1336,9 +1391,44 @@ def challenge(s, g, pol, rg, p):
 
 
 @njit(**STEP_INLINE)
+def _buys_top(s, g, pol, rg, p, code, visible, card, price, n):
+    """The buy_vote decision of seat p's policy on the top card (``card``, ``price``) of the
+    pack of ``n`` cards."""
+    ov = g[G_O_VVAL]
+    op = g[G_O_VPRICE]
+    if code == RANDOM:
+        return _yes(rg, p)
+    if code == HEURISTIC:
+        o = p * PW
+        if visible:
+            value = g[ov + card]
+            votes = s[S_VOTES + p]
+            V = g[R.votes_for_coup]
+            reach = 1.0 if votes < V <= votes + value else 0.0
+            score = value * pol[o + H_VOTE_WORTH] - price + pol[o + H_BUY_REACH] * reach
+        else:
+            op_ = s[S_O_PACK] + s[S_PACK_HEAD]
+            sum_price = 0
+            sum_value = 0
+            for i in range(n):
+                sum_price += g[op + s[op_ + i]]
+                sum_value += g[ov + s[op_ + i]]
+            score = sum_value * pol[o + H_VOTE_WORTH] - sum_price
+        return score >= -TOL
+    if visible:
+        return buys(price, g[ov + card], pol[p * PW + RISK])
+    o = s[S_O_PACK] + s[S_PACK_HEAD]
+    sum_price = 0
+    sum_value = 0
+    for i in range(n):
+        sum_price += g[op + s[o + i]]
+        sum_value += g[ov + s[o + i]]
+    return buys(sum_price, sum_value, pol[p * PW + RISK])
+
+
+@njit(**STEP_INLINE)
 def buy_vote_cards(s, g, pol, rg, p):
     """Optional purchase of the top Vote card with barrels only (no notes)."""
-    ov = g[G_O_VVAL]
     op = g[G_O_VPRICE]
     code = int(pol[p * PW])
     visible = g[R.vote_top_visible] != 0
@@ -1360,42 +1450,18 @@ def buy_vote_cards(s, g, pol, rg, p):
             affordable = s[S_BARRELS + p] >= most
         if not affordable:
             return
-        yes = True
-        if code == RANDOM:
-            yes = _yes(rg, p)
-        elif code == HEURISTIC:
-            o = p * PW
-            if visible:
-                value = g[ov + card]
-                votes = s[S_VOTES + p]
-                V = g[R.votes_for_coup]
-                reach = 1.0 if votes < V <= votes + value else 0.0
-                score = value * pol[o + H_VOTE_WORTH] - price + pol[o + H_BUY_REACH] * reach
-            else:
-                op_ = s[S_O_PACK] + s[S_PACK_HEAD]
-                sum_price = 0
-                sum_value = 0
-                for i in range(n):
-                    sum_price += g[op + s[op_ + i]]
-                    sum_value += g[ov + s[op_ + i]]
-                score = sum_value * pol[o + H_VOTE_WORTH] - sum_price
-            yes = score >= -TOL
-        elif visible:
-            yes = buys(price, g[ov + card], pol[p * PW + RISK])
+        r = _restricted(s, p, C_BUY_VOTE)
+        if r >= 0:
+            yes = r == 1
         else:
-            o = s[S_O_PACK] + s[S_PACK_HEAD]
-            sum_price = 0
-            sum_value = 0
-            for i in range(n):
-                sum_price += g[op + s[o + i]]
-                sum_value += g[ov + s[o + i]]
-            yes = buys(sum_price, sum_value, pol[p * PW + RISK])
-        if g[R.max_vote_buys_per_landing] == 1 and _asks(s, p):
-            yes = _decide(s, p, K_BUY, SQUARE, 1 if yes else 0) != 0
-            if s[S_PENDING]:
-                return
+            yes = _buys_top(s, g, pol, rg, p, code, visible, card, price, n)
+            if g[R.max_vote_buys_per_landing] == 1 and _asks(s, p):
+                yes = _decide(s, p, K_BUY, SQUARE, 1 if yes else 0) != 0
+                if s[S_PENDING]:
+                    return
         if not yes:
             return
+        _took(s, p, C_BUY_VOTE)
         pay_store(s, p, price)
         _pack_pop(s)
         gain_card(s, g, p, card)
@@ -1407,8 +1473,10 @@ def promotion(s, g, pol, rg, p):
     cost = g[R.promotion_cost]
     if s[S_LEVEL + p] != RUM_CORPS or s[S_MAJOR + p] or s[S_BARRELS + p] < cost:
         return
-    if int(pol[p * PW]) == RANDOM and not _yes(rg, p):
+    r = _restricted(s, p, C_PROMOTION)
+    if r == 0 or (r < 0 and int(pol[p * PW]) == RANDOM and not _yes(rg, p)):
         return
+    _took(s, p, C_PROMOTION)
     pay_store(s, p, cost)
     s[S_MAJOR + p] = 1
 
@@ -1470,7 +1538,11 @@ def s2_redemption(s, g, pol, rg, sc, p):
     m = redemption_order(s, sc, p)
     for j in range(m):
         i = sc[j]
-        if s[S_BARRELS + p] >= s[o + NOTE_SIZE * i + N_FACE] and (not random or _yes(rg, p)):
+        if s[S_BARRELS + p] < s[o + NOTE_SIZE * i + N_FACE]:
+            continue
+        r = _restricted(s, p, C_REDEEM)
+        if r == 1 or (r < 0 and (not random or _yes(rg, p))):
+            _took(s, p, C_REDEEM)
             redeem(s, i)
             _after_destroy(sc, j, m, i)
 
@@ -1579,17 +1651,22 @@ def s3_coup_window(s, g, pol, rg, p):
     if delay == 2:
         if not coup_eligible(s, g, p):
             return False
-        code = int(pol[p * PW])
-        if code == RANDOM:
-            yes = _yes(rg, p)
+        r = _restricted(s, p, C_ANNOUNCE)
+        if r >= 0:
+            yes = r == 1
         else:
-            yes = code != HEURISTIC or h_announce(s, g, pol, p)
-        if _asks(s, p):
-            yes = _decide(s, p, K_ANNOUNCE, COUP, 1 if yes else 0) != 0
-            if s[S_PENDING]:
-                return False
+            code = int(pol[p * PW])
+            if code == RANDOM:
+                yes = _yes(rg, p)
+            else:
+                yes = code != HEURISTIC or h_announce(s, g, pol, p)
+            if _asks(s, p):
+                yes = _decide(s, p, K_ANNOUNCE, COUP, 1 if yes else 0) != 0
+                if s[S_PENDING]:
+                    return False
         if not yes:
             return False
+        _took(s, p, C_ANNOUNCE)
     else:
         ann = s[S_ANN_ROUND + p]
         if ann == NONE:
@@ -1617,29 +1694,39 @@ def s4_level_up(s, g, pol, rg, p):
         barrels = s[S_BARRELS + p]
         if (level == CONVICT and barrels >= g[R.ticket_cost]
                 and s[S_ROT + p] >= g[R.non_parole_rotations]):
-            yes = not random or _yes(rg, p)
-            if searched and _asks(s, p):
-                yes = _decide(s, p, K_LEVEL_UP, LEVEL_UP, 1 if yes else 0) != 0
-                if s[S_PENDING]:
-                    return
+            r = _restricted(s, p, C_TICKET)
+            if r >= 0:
+                yes = r == 1
+            else:
+                yes = not random or _yes(rg, p)
+                if searched and _asks(s, p):
+                    yes = _decide(s, p, K_LEVEL_UP, LEVEL_UP, 1 if yes else 0) != 0
+                    if s[S_PENDING]:
+                        return
             if not yes:
                 return
+            _took(s, p, C_TICKET)
             cost = barrels if g[R.ticket_cost_mode] == 1 else g[R.ticket_cost]
             pay_store(s, p, cost)
             take_tickets(s, g, p)
         elif (level == TICKET_OF_LEAVE and barrels >= g[R.commission_cost]
               and s[S_ROT + p] >= g[R.tol_min_rotations] and s[S_NOWED + p] == 0):
-            if random:
-                yes = _yes(rg, p)
+            r = _restricted(s, p, C_COMMISSION)
+            if r >= 0:
+                yes = r == 1
             else:
-                yes = (int(pol[p * PW]) != HEURISTIC or barrels - g[R.commission_cost]
-                       >= pol[p * PW + H_RC_RESERVE] - TOL)
-            if searched and _asks(s, p):
-                yes = _decide(s, p, K_LEVEL_UP, LEVEL_UP, 1 if yes else 0) != 0
-                if s[S_PENDING]:
-                    return
+                if random:
+                    yes = _yes(rg, p)
+                else:
+                    yes = (int(pol[p * PW]) != HEURISTIC or barrels - g[R.commission_cost]
+                           >= pol[p * PW + H_RC_RESERVE] - TOL)
+                if searched and _asks(s, p):
+                    yes = _decide(s, p, K_LEVEL_UP, LEVEL_UP, 1 if yes else 0) != 0
+                    if s[S_PENDING]:
+                        return
             if not yes:
                 return
+            _took(s, p, C_COMMISSION)
             pay_store(s, p, g[R.commission_cost])
         else:
             return
@@ -1660,8 +1747,10 @@ def s5_store_shortage(s, g, pol, rg, p):
         if s[S_OFFER_SPELL + p] == s[S_SPELL]:
             return
         s[S_OFFER_SPELL + p] = s[S_SPELL]
-    if int(pol[p * PW]) == RANDOM and not _yes(rg, p):
+    r = _restricted(s, p, C_STORE_VOTE)
+    if r == 0 or (r < 0 and int(pol[p * PW]) == RANDOM and not _yes(rg, p)):
         return
+    _took(s, p, C_STORE_VOTE)
     pay_store(s, p, price)
     gain_card(s, g, p, _pack_pop(s))
 
@@ -1673,17 +1762,22 @@ def s9_announce(s, g, pol, rg, p):
         return
     if not coup_eligible(s, g, p):
         return
-    code = int(pol[p * PW])
-    if code == RANDOM:
-        yes = _yes(rg, p)
+    r = _restricted(s, p, C_ANNOUNCE)
+    if r >= 0:
+        yes = r == 1
     else:
-        yes = code != HEURISTIC or h_announce(s, g, pol, p)
-    if _asks(s, p):
-        yes = _decide(s, p, K_ANNOUNCE, ANNOUNCE, 1 if yes else 0) != 0
-        if s[S_PENDING]:
-            return
+        code = int(pol[p * PW])
+        if code == RANDOM:
+            yes = _yes(rg, p)
+        else:
+            yes = code != HEURISTIC or h_announce(s, g, pol, p)
+        if _asks(s, p):
+            yes = _decide(s, p, K_ANNOUNCE, ANNOUNCE, 1 if yes else 0) != 0
+            if s[S_PENDING]:
+                return
     if not yes:
         return
+    _took(s, p, C_ANNOUNCE)
     s[S_ANN_ROUND + p] = s[S_ROUND]
     s[S_ANN_TURN + p] = s[S_TURN_ID]
 
@@ -1936,7 +2030,8 @@ def rollout_decide(s, g, f, fl, rg, sc, c, words, cands, prg):
         need = max(g[R.challenge_min_votes], g[R.challenge_stake])
         same = g[R.challenge_targets] == 1
         P = s[S_P]
-        if base != -1:
+        # a seat forced to challenge chooses only whom (reference: challenge_target)
+        if base != -1 and not is_forced_fast(C_CHALLENGE, s[S_FORCE + p]):
             cands[nc] = -1
             nc += 1
         q = p
@@ -1998,6 +2093,9 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, note_cap, out):
     # every seat plays its row in ``floats`` (setup_block: a rollout seat's is its base's)
     pe = floats
     searching = False
+    for p in range(P):   # each seat's restriction, from its own row (not its base's)
+        s[S_FORBID + p] = np.int64(pol[p * PW + FORBID_COLUMN])
+        s[S_FORCE + p] = np.int64(pol[p * PW + FORCE_COLUMN])
     for p in range(P):
         if int(pol[p * PW]) == ROLLOUT:
             s[S_SEARCH + p] = 1
@@ -2065,6 +2163,10 @@ def play_one(ints, floats, rng, g, f, pol, P, seed, game, note_cap, out):
     changes, half = lead_story_at(lead, 0, s[S_ROUND])
     out[c + 10] = changes
     out[c + 11] = half
+    c += 12
+    for k in range(N_CHOICES):   # took_<choice>_<seat>, by choice then seat
+        for p in range(P):
+            out[c + k * P + p] = s[S_TOOK + k * MAXP + p]
     return True
 
 

@@ -13,14 +13,15 @@
   moves for it.
 
 One method per decision ID of spec §6.2; the engine asks a decision only when
-it has at least two legal options, so a forced decision never draws a random
-number. Each method receives the table; a policy may only use what spec §6.1
+it has at least two legal options that the seat's restriction keeps
+(``reference.decide``), so a forced decision never draws a random number. Each method receives the table; a policy may only use what spec §6.1
 says is open (everything except the order of the face-down decks).
 
 The random policy's options are numbered in the order of spec §6.2's table
 (``below(2) == 0`` is the first: redeem, move up, buy, 16 barrels, commit,
 accept, announce); ``challenge`` is uniform over [none, targets in turn order
-after the challenger]; ``side_bet`` over [WIN, LOSE, no bet]; ``trade_offer``
+after the challenger], ``challenge_target`` (a seat its restriction forces to
+challenge: whom) over the targets; ``side_bet`` over [WIN, LOSE, no bet]; ``trade_offer``
 over [none, offers in ``reference.trade_offers`` order].
 
 ``threshold`` and ``blocker`` compare in integers (or the exact float
@@ -88,6 +89,9 @@ class RandomPolicy:
     def challenge(self, t, p, targets):
         pick = self.rng.below(len(targets) + 1)
         return None if pick == 0 else targets[pick - 1]
+
+    def challenge_target(self, t, p, targets):
+        return targets[self.rng.below(len(targets))]
 
     def buy_vote(self, t, p) -> bool:
         return self._yes()
@@ -168,6 +172,10 @@ class ThresholdPolicy:
         if announced or votes >= t.rules.votes_for_coup - 10 or self.risk >= 0.5:
             return target
         return None
+
+    def challenge_target(self, t, p, targets):
+        """Whom to challenge when it must challenge (a restriction): the leader."""
+        return leader(t, p, targets)[0]
 
     def buy_vote(self, t, p) -> bool:
         """The buy rule on the top card (blind: on the pack's totals)."""
@@ -366,7 +374,8 @@ class HeuristicPolicy(ThresholdPolicy):
                  + self.crime_need * need_share(t, p) + self.crime_threat * rival_threat(t, p))
         return score >= -TOL
 
-    def challenge(self, t, p, targets):
+    def challenge_target(self, t, p, targets):
+        """The target it would challenge, challenging or not."""
         pool = [q for q in targets if t.players[q].announced_round is not None] or targets
         edge = 2.0 * win_chance(t, 0) - 1.0
         best, best_score = None, 0.0
@@ -375,6 +384,11 @@ class HeuristicPolicy(ThresholdPolicy):
                      + self.chal_edge_threat * edge * coup_threat(t, q))
             if best is None or score > best_score + TOL:
                 best, best_score = q, score
+        return best
+
+    def challenge(self, t, p, targets):
+        best = self.challenge_target(t, p, targets)
+        edge = 2.0 * win_chance(t, 0) - 1.0
         votes = t.players[p].votes
         stake = t.rules.challenge_stake
         now = eligible_with(t, p, votes)
@@ -422,7 +436,8 @@ class RolloutPolicy:
     """Flat Monte Carlo at six decisions; ``base`` (threshold or the expert) everywhere else.
 
     Searched: ``level_up`` (under max_level_ups_per_turn=1), ``major_income``,
-    ``commit_crime``, ``challenge``, ``buy_vote`` (under max_vote_buys_per_landing=1)
+    ``commit_crime``, ``challenge`` (``challenge_target`` when a restriction forces the seat
+    to challenge), ``buy_vote`` (under max_vote_buys_per_landing=1)
     and ``announce_coup`` -- the decisions of a turn that a playout can take up again
     at the step that asks them (``reference.take_turn``'s ``step``). Not searched:
     redemptions (base: always), the empty Store's sale, promotion (both always taken,
@@ -431,7 +446,9 @@ class RolloutPolicy:
     Only while the seat is at least on level ``from_level`` (below it: the base's
     answer, no draws). The candidates are the base's own answer first, then the other
     options in spec §6.2 order (a challenge: none, then the targets in turn order after
-    the seat). ``samples`` words are drawn from the seat's stream first (as
+    the seat; a seat forced to challenge: the targets). A decision its restriction
+    (``reference.decide``) leaves with one option is not asked, so not searched.
+    ``samples`` words are drawn from the seat's stream first (as
     ``engines._play.flat_monte_carlo`` draws them); every candidate is played once per
     word (common random playouts) on a copy of the table whose world is
     ``Rng(word, 0, 0)``: first what the seat cannot see is re-dealt (:func:`resample`),
@@ -506,6 +523,10 @@ class RolloutPolicy:
         return self.search(t, p, "challenge", SQUARE, self.base.challenge(t, p, targets),
                            [None, *targets])
 
+    def challenge_target(self, t, p, targets):
+        return self.search(t, p, "challenge_target", SQUARE,
+                           self.base.challenge_target(t, p, targets), targets)
+
     def buy_vote(self, t, p) -> bool:
         base = self.base.buy_vote(t, p)
         if t.rules.max_vote_buys_per_landing != 1:
@@ -551,6 +572,7 @@ def clone(t, world: Rng):
     c.vote_pack = list(t.vote_pack)
     c.ticket_deck = list(t.ticket_deck)
     c.ticket_owner = list(t.ticket_owner)
+    c.took = [list(counts) for counts in t.took]
     c.standings = []
     c.log = c.events = None
     c.observe = None

@@ -59,7 +59,8 @@ During play:
 
 Policy streams ``Rng(seed, game, POLICY + seat)``: a seat's own random choices
 (the ``random`` policy). A decision is only asked when it has at least two
-legal options, so a forced decision draws nothing. The random policy draws
+legal options that the seat's restriction keeps (``decide``, ``engines._restrict``:
+``expert:forbid=crime``), so a forced decision draws nothing. The random policy draws
 ``below(n)`` over the options in the order of spec §6.2 (yes/first option = 0).
 Side bets are asked of the players other than the drawer in turn order after
 the drawer, each holding at least the stake, before the card is drawn, and
@@ -74,8 +75,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engines._restrict import kept, kept_binary
 from engines._rng import Rng
 from engines._standings import lead_story, leader  # noqa: F401 (tests use leader)
+from engines.rum_rebellion import (
+    C_ANNOUNCE,
+    C_BUY_VOTE,
+    C_CHALLENGE,
+    C_COMMISSION,
+    C_CRIME,
+    C_MAJOR_VOTE,
+    C_PROMOTION,
+    C_REDEEM,
+    C_STORE_VOTE,
+    C_TICKET,
+    CHOICES,
+)
 from engines.rum_rebellion.data import (
     BO,
     BV,
@@ -114,6 +129,7 @@ from engines.rum_rebellion.rules import (
 )
 
 STORE = -1                 # the holder of government debts (spec §4.6)
+NO_KIND = -1               # an option of no declared choice (decline, "nobody") (engines._restrict)
 DOUBLES_CHAIN_CAP = 1000   # safety cap on one doubles chain (spec §4.9); hits are counted
 
 
@@ -158,6 +174,11 @@ class Table:
     boards: tuple[tuple[Square, ...], ...]
     world: object               # engines._rng.Rng or anything with dice/below/uniform/shuffle
     policies: list              # one decision maker per seat
+    # each seat's restriction (engines._restrict), read from its decision maker at setup so
+    # that a search's playouts, whose decision makers are base players, keep it
+    forbid: list[int] = field(default_factory=list)
+    force: list[int] = field(default_factory=list)
+    took: list[list[int]] = field(default_factory=list)   # took[seat][choice]: times taken
     bond_store: int = 0         # UNLIMITED (-1) when the Store never runs out
     store_paid_out: int = 0
     store_paid_in: int = 0
@@ -247,6 +268,21 @@ def _square_detail(sq: Square) -> str:
     if sq.kind in (GD, BO, CR, MF):
         return f" {sq.value}"
     return ""
+
+
+# ================================================================ restricted play
+
+
+def decide(t: Table, p: int, choice: int, ask) -> bool:
+    """Seat p's yes/no decision whose yes is of ``choice`` (the declared CHOICES): its
+    restriction's answer when that leaves one option (the policy is not asked), else
+    ``ask()``, the policy's; a yes is counted in ``took``."""
+    yes = kept_binary(choice, t.forbid[p], t.force[p])
+    if yes is None:
+        yes = ask()
+    if yes:
+        t.took[p][choice] += 1
+    return yes
 
 
 # ================================================================ observation helpers
@@ -662,7 +698,10 @@ def new_table(rules: Rules, players: int, policies: list, world, narrate: bool =
     """An empty table: pieces on Convict Start, nothing dealt (tests build states from this)."""
     rules.check_players(players)
     t = Table(rules=rules, players=[Player(seat=s) for s in range(players)],
-              boards=rules.boards(), world=world, policies=list(policies))
+              boards=rules.boards(), world=world, policies=list(policies),
+              forbid=[getattr(pol, "forbid", 0) for pol in policies],
+              force=[getattr(pol, "force", 0) for pol in policies],
+              took=[[0] * len(CHOICES) for _ in range(players)])
     t.bond_store = rules.bond_store_supply
     if narrate:
         t.log, t.events = [], []
@@ -771,7 +810,7 @@ def pass_income(t: Table, p: int) -> None:
     pl = t.players[p]
     rules = t.rules
     if pl.level == RUM_CORPS and pl.is_major and t.vote_pack:
-        if t.policies[p].major_income(t, p):
+        if decide(t, p, C_MAJOR_VOTE, lambda: t.policies[p].major_income(t, p)):
             store_pays(t, p, rules.major_vote_option_barrels, "Major's income")
             card = t.vote_pack.pop(0)
             gain_card(t, p, card)
@@ -812,7 +851,7 @@ def crime(t: Table, p: int, sq: Square) -> None:
     """Optional crime: WIN pays, LOSE goes to court (Go Free, Fine, Gaol)."""
     c = sq.value
     pl = t.players[p]
-    if not t.policies[p].commit_crime(t, p, c):
+    if not decide(t, p, C_CRIME, lambda: t.policies[p].commit_crime(t, p, c)):
         if t.narrating:
             t.say(f"    declines the crime (value {c})", "crime_declined", seat=p, value=c)
         return
@@ -861,13 +900,22 @@ def challenge(t: Table, p: int, sq: Square) -> None:
     targets = challenge_targets(t, p)
     if not targets:
         return
-    q = t.policies[p].challenge(t, p, targets)
+    # nobody (no kind), or a target (a challenge); a seat forced to challenge only chooses whom
+    options = kept([None, *targets], [NO_KIND] + [C_CHALLENGE] * len(targets),
+                   t.forbid[p], t.force[p])
+    if len(options) == 1:
+        q = options[0]
+    elif options[0] is None:
+        q = t.policies[p].challenge(t, p, targets)
+    else:
+        q = t.policies[p].challenge_target(t, p, targets)
     if q is None:
         if t.narrating:
             t.say("    challenges nobody", "no_challenge", seat=p)
         return
     assert q in targets
     t.challenges += 1
+    t.took[p][C_CHALLENGE] += 1
     stake = t.rules.challenge_stake
     if t.narrating:
         t.say(f"    challenges seat {q} ({t.players[q].votes} votes) for {stake} votes",
@@ -904,7 +952,7 @@ def buy_vote_cards(t: Table, p: int, sq: Square) -> None:
             affordable = pl.barrels >= card.price
         else:
             affordable = pl.barrels >= max(c.price for c in t.vote_pack)
-        if not affordable or not t.policies[p].buy_vote(t, p):
+        if not affordable or not decide(t, p, C_BUY_VOTE, lambda: t.policies[p].buy_vote(t, p)):
             return
         pay_store(t, p, card.price, "a Vote card")
         t.vote_pack.pop(0)
@@ -919,7 +967,7 @@ def promotion(t: Table, p: int, sq: Square) -> None:
     pl = t.players[p]
     if pl.level != RUM_CORPS or pl.is_major or pl.barrels < t.rules.promotion_cost:
         return
-    if not t.policies[p].accept_promotion(t, p):
+    if not decide(t, p, C_PROMOTION, lambda: t.policies[p].accept_promotion(t, p)):
         if t.narrating:
             t.say("    declines promotion to Major")
         return
@@ -1019,7 +1067,8 @@ def s2_redemption(t: Table, p: int) -> None:
         redeem_any_time(t)
     else:
         for note in redemption_order(t, p):
-            if t.players[p].barrels >= note.face and t.policies[p].redeem(t, p, note):
+            if t.players[p].barrels >= note.face and decide(
+                    t, p, C_REDEEM, lambda note=note: t.policies[p].redeem(t, p, note)):
                 redeem(t, note)
     if t.rules.allow_vote_trading:
         s2_vote_trade(t, p)
@@ -1077,7 +1126,8 @@ def s3_coup_window(t: Table, p: int) -> bool:
     pl = t.players[p]
     delay = t.rules.coup_delay
     if delay == "none":
-        if not coup_eligible(t, p) or not t.policies[p].announce_coup(t, p):
+        if not coup_eligible(t, p) or not decide(
+                t, p, C_ANNOUNCE, lambda: t.policies[p].announce_coup(t, p)):
             return False
     else:
         if pl.announced_round is None:
@@ -1119,11 +1169,11 @@ def s4_level_up(t: Table, p: int) -> None:
     """S4: move up (optional), at most max_level_ups_per_turn levels."""
     for _ in range(t.rules.max_level_ups_per_turn):
         if can_buy_ticket(t, p):
-            if not t.policies[p].level_up(t, p, TICKET_OF_LEAVE):
+            if not decide(t, p, C_TICKET, lambda: t.policies[p].level_up(t, p, TICKET_OF_LEAVE)):
                 return
             buy_ticket_of_leave(t, p)
         elif can_buy_commission(t, p):
-            if not t.policies[p].level_up(t, p, RUM_CORPS):
+            if not decide(t, p, C_COMMISSION, lambda: t.policies[p].level_up(t, p, RUM_CORPS)):
                 return
             buy_commission(t, p)
         else:
@@ -1142,7 +1192,7 @@ def s5_store_shortage(t: Table, p: int) -> None:
         if pl.store_offer_spell == t.store_spell:
             return
         pl.store_offer_spell = t.store_spell
-    if not t.policies[p].store_empty_buy(t, p):
+    if not decide(t, p, C_STORE_VOTE, lambda: t.policies[p].store_empty_buy(t, p)):
         return
     pay_store(t, p, rules.store_empty_vote_price, "a Vote card (the Store is empty)")
     card = t.vote_pack.pop(0)
@@ -1184,7 +1234,8 @@ def s9_announce(t: Table, p: int) -> None:
     pl = t.players[p]
     if t.rules.coup_delay == "none" or pl.announced_round is not None:
         return
-    if not coup_eligible(t, p) or not t.policies[p].announce_coup(t, p):
+    if not coup_eligible(t, p) or not decide(
+            t, p, C_ANNOUNCE, lambda: t.policies[p].announce_coup(t, p)):
         return
     pl.announced_round = t.round
     pl.announced_turn = t.turn_id
@@ -1398,6 +1449,9 @@ def outcome(t: Table, game: int) -> dict:
         doubles_chain_cap_hits=t.doubles_chain_cap_hits,
     )
     row["lead_changes"], row["half_time_leader"] = lead_story(t.standings)
+    for k, choice in enumerate(CHOICES):
+        for p in range(t.P):
+            row[f"took_{choice.name}_{p}"] = t.took[p][k]
     return row
 
 
