@@ -235,6 +235,78 @@ def test_a_game_replayed_for_a_larger_notes_region_is_unchanged(monkeypatch):
     assert_same(rules, "random", 6, 3, 15)
 
 
+# ---------------------------------------------------------------- restricted play
+
+# Every choice forbidden and forced somewhere, restricted seats beside unrestricted ones,
+# every policy (the searches below), P = 2..6.
+RESTRICTED = [
+    (2, "random:forbid=crime+challenge,threshold:force=crime+challenge", 250),
+    (3, "random:force=buy_vote+promotion+redeem,blocker:forbid=buy_vote+redeem,"
+        "expert:force=announce", 200),
+    (4, "threshold:forbid=ticket,random:force=major_vote+store_vote,"
+        "expert:forbid=major_vote+commission,random", 200),
+    (5, "expert:force=challenge+crime,random:forbid=promotion+announce+store_vote,threshold,"
+        "blocker:force=commission+ticket,random:force=challenge", 150),
+    (6, "random,random:forbid=redeem+crime,expert:forbid=challenge+announce,"
+        "heuristic:force=buy_vote+major_vote,threshold:risk=0:force=challenge,"
+        "blocker:risk=0.9:forbid=buy_vote", 120),
+    (4, "random:force=redeem+ticket+commission+store_vote+major_vote+crime+challenge+"
+        "buy_vote+promotion+announce,expert,threshold:risk=0:force=challenge+crime,random", 200),
+    (3, "threshold:forbid=redeem+store_vote+major_vote+crime+challenge+buy_vote+promotion,"
+        "random:forbid=ticket,expert:force=challenge", 200),
+]
+
+
+@pytest.mark.parametrize(("players", "mix", "games"), RESTRICTED)
+def test_restricted_seats(players, mix, games):
+    fast = assert_same(Rules(bond_store_supply=80), mix, players, 31 + players, games)
+    cols = GAME.column_names(players)
+    assert fast[:, [c.startswith("took_") for c in cols]].sum() > 0
+
+
+RESTRICTED_OPTIONS = [
+    {"coup_delay": "none"},
+    {"redeem_timing": "any_time"},
+    {"max_level_ups_per_turn": 2, "max_vote_buys_per_landing": 3, "non_parole_rotations": 0},
+    {"vote_top_visible": False, "bond_store_supply": 40, "max_rounds": 60},
+    {"challenge_targets": "same_level", "challenge_min_votes": 0},
+    {"starting_level": "rum_corps", "tickets_per_player": 1},
+    {"side_bet_stake": 2, "allow_vote_trading": True},
+]
+
+
+@pytest.mark.parametrize("overrides", RESTRICTED_OPTIONS, ids=_ids)
+def test_restricted_seats_under_rule_options(overrides):
+    rules = Rules.from_overrides(overrides)
+    assert_same(rules, "random:force=challenge+announce+crime,expert:forbid=buy_vote+announce,"
+                "threshold:force=major_vote+store_vote:forbid=redeem,random:forbid=challenge",
+                4, 19, 80)
+    assert_same(rules, "blocker:force=redeem+buy_vote+promotion,random:forbid=crime+commission,"
+                "expert:force=challenge", 3, 21, 80)
+
+
+# The searches under restrictions: a rollout seat's own (read from its own row, not its
+# base's), and the other seats' in its playouts; a rollout forced to challenge searches
+# only whom.
+RESTRICTED_SEARCHES = [
+    (2, "rollout:samples=2:confidence=0:from_level=0:force=challenge,threshold:forbid=buy_vote",
+     Rules(), 4),
+    (3, "rollout:base=expert:samples=2:confidence=0:from_level=0:force=challenge:forbid=crime,"
+        "expert:force=crime,random:force=challenge", Rules(), 3),
+    (4, "random:forbid=announce,rollout:samples=1:confidence=0:from_level=0:force=buy_vote+"
+        "announce:forbid=major_vote,blocker:forbid=challenge,"
+        "rollout:base=expert:samples=2:confidence=0:from_level=1:force=commission", Rules(), 2),
+    (3, "rollout:base=expert:samples=2:confidence=0:from_level=0:forbid=announce+ticket,"
+        "rollout:samples=1:confidence=0:from_level=0:force=major_vote,expert",
+        Rules(coup_delay="none", starting_level="rum_corps", tickets_per_player=1), 3),
+]
+
+
+@pytest.mark.parametrize(("players", "mix", "rules", "games"), RESTRICTED_SEARCHES)
+def test_restricted_searches(players, mix, rules, games):
+    assert_same(rules, mix, players, 43 + players, games)
+
+
 # ---------------------------------------------------------------- seeds and game indices
 
 
