@@ -58,8 +58,10 @@ def test_seat_tables_keep_the_policy_apart(page):
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page.html)
     # the strength ladder, seats per preset and policy (4), game length, matchup, scores; the
     # edge by policy, the variations' shifts by policy, the skill ladder, the game feel; what
-    # would fix it (two seats' gaps under each of greedy, random and the expert)
-    assert len(images) == 18
+    # would fix it (two seats' gaps under each of greedy, random and the expert), which
+    # choices matter under the expert (restricted play: its declared choices)
+    assert len(images) == 19
+    assert "Which choices matter" in page.html
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
 
 
