@@ -321,6 +321,10 @@ class GameInfo:
         if len(policies) != players:
             raise RulesError(f"{len(policies)} policies given for {players} players")
         rules.check_players(players)
+        # a game may refuse a forced choice its rules would let go on for ever
+        forced = {n for p in policies if isinstance(p, Policy) for n in p.restriction.force}
+        if forced and hasattr(rules, "check_restrictions"):
+            rules.check_restrictions(forced)
         return players
 
     def check_players(self, players: int | None) -> int:

@@ -141,3 +141,19 @@ def test_a_restriction_naming_no_choice_is_one_clear_error():
         GAME.seat_policies("expert:forbid=pub:force=pub", 2)
     policy = GAME.seat_policies("expert:forbid=map+pub:force=dark_road", 2)[0]
     assert policy.label() == "expert:forbid=map+pub:force=dark_road"
+
+
+@pytest.mark.parametrize("rule, policy, words", [
+    ({"rest_coin": 0}, "greedy:force=rest", "force=rest needs rest_coin >= 1"),
+    ({"dark_same_corner": True}, "random:force=dark_road", "dark_same_corner"),
+])
+def test_a_forced_choice_the_rules_would_let_go_on_for_ever_is_refused(rule, policy, words):
+    from engines import get_game
+
+    info = get_game("rum-and-pirates")
+    rules = info.rules_cls.from_overrides(rule)
+    policies = info.seat_policies(f"{policy},greedy,greedy", 3)
+    with pytest.raises(RulesError, match=words):
+        info.check_seats(rules, policies, 3)
+    # forbidding them, or forcing them under other rules, is fine
+    info.check_seats(rules, info.seat_policies("greedy:forbid=rest+dark_road,greedy,greedy", 3), 3)

@@ -167,6 +167,17 @@ class Rules(RulesBase):
             raise RulesError("rule zero_hand_may_rest=true needs rest_coin >= 1 (a free rest "
                              "without pirates would never end the round)")
 
+    def check_restrictions(self, forced: set[str]) -> None:
+        """The choices some seat is forced to take (engines._restrict), refused where the rules
+        would let a forced seat go on for ever (READINGS.md, "Restricted play")."""
+        if "rest" in forced and self.rest_coin == 0:
+            raise RulesError("force=rest needs rest_coin >= 1: a seat forced to rest for free "
+                             "would never end the round")
+        if "dark_road" in forced and self.dark_same_corner:
+            raise RulesError("force=dark_road cannot be played with dark_same_corner=true: a "
+                             "seat forced to go dark could come back to the corner it left, "
+                             "for ever, in one turn")
+
     def check_players(self, players: int) -> None:
         """The options that depend on the player count (raised when a game starts)."""
         if not 2 <= players <= data.MAX_PLAYERS:
