@@ -54,9 +54,10 @@ def test_page_embeds_png_figures(built):
     out, _ = built
     html = (out / "rum_runner.html").read_text()
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
-    # the strength ladder's scores; distribution + bands for each preset, the edges chart,
-    # the policy ladder, tune (one goal, for greedy and for the expert)
-    assert len(images) == 9
+    # the strength ladder's scores; which choices matter; distribution + bands for each
+    # preset, the edges chart, the policy ladder, tune (one goal, for greedy and for the expert)
+    assert len(images) == 10
+    assert "Which choices matter" in html and "rumsim restrict rum-runner" in html
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]  # self-contained
 

@@ -53,7 +53,7 @@ class Restrict(Section):
 
         rules = info.rules_cls.from_overrides(info.rules_cls.preset(self.preset))
         policy = info.policy(self.policy).label()
-        cap = scaled(self.max_deals, scale, 50)
+        cap = scaled(self.max_deals, scale, 10)
         pilot = min(R.PILOT, cap)
         run = functools.partial(simulate.run, rules=rules, seed=self.seed, workers=workers,
                                 backend=backend, progress=progress, cluster=cluster,
