@@ -131,7 +131,7 @@ class RestrictTally:
             self.score_loss[i].add(-np.mean(score, axis=0))
             took = f"took_{c}_{{}}"
             self.taken[i].add(np.mean([base[took.format(s)].to_numpy(float)
-                                       for s in range(self.players)], axis=0))
+                                       for s in self.seats], axis=0))
             self.waived[i].add(np.mean([f[took.format(s)].to_numpy(float)
                                         for f, s in zip(own, self.seats, strict=True)], axis=0))
         return self
@@ -249,6 +249,7 @@ class RestrictAnswer:
         return self.players == 1
 
     def _v(self, x: float, sign: bool = True) -> str:
+        x = x + 0.0   # no "-0.0"
         if self.solo:
             return f"{x:+.1f}" if sign else f"{x:.1f}"
         return f"{100 * x:+.1f}" if sign else f"{100 * x:.1f}"
@@ -290,12 +291,15 @@ class RestrictAnswer:
         what = "mean score" if self.solo else "win share"
         cost = (f"forbidding {c.name} ({c.help}) changes {self.who()}'s {what} by "
                 f"{self._v(-c.loss.estimate)} {u} [{self._v(-c.loss.high)}, "
-                f"{self._v(-c.loss.low)}]; unrestricted, {self.policy} takes it "
-                f"{c.taken.estimate:.2f} times a game")
+                f"{self._v(-c.loss.low)}]")
         if self.seat is not None and not self.solo:
             fair = 1 / self.players
-            cost += (f" (seat {self.seat}'s edge from {self._v(self.base.estimate - fair)} to "
-                     f"{self._v(c.restricted.estimate - fair)} pp)")
+            b, r = self.base, c.restricted
+            cost += (f": its edge goes from {self._v(b.estimate - fair)} pp "
+                     f"[{self._v(b.low - fair)}, {self._v(b.high - fair)}] to "
+                     f"{self._v(r.estimate - fair)} pp [{self._v(r.low - fair)}, "
+                     f"{self._v(r.high - fair)}]")
+        cost += f"; unrestricted, {self.policy} takes it {c.taken.estimate:.2f} times a game"
         if c.verdict == "dominant":
             return f"{c.name} is dominant: {cost}, a loss beyond the ±{m} {u} margin."
         if c.verdict == "useless":
@@ -344,7 +348,7 @@ class RestrictAnswer:
                 f"margin; useless when the {100 * (1 - 2 * alpha / k):.2f}% interval lies "
                 "inside it (two one-sided tests); matters / overused when the first interval "
                 "excludes 0; otherwise undetermined. Taken: the unrestricted player's times a "
-                "game (mean over seats, interval over deals). Deals planned from a pilot's "
+                "game (mean over the restricted seats, interval over deals). Deals planned from a pilot's "
                 "spread to a target half-width; error rates simulated (make validate).")
 
     def to_json(self) -> dict:

@@ -148,8 +148,12 @@ def render(title: str, answer) -> str:
     fair = "" if answer.solo else f" (fair {100 / answer.players:.1f}%)"
     shown = (f"{base.estimate:.1f} [{base.low:.1f}, {base.high:.1f}]" if answer.solo else
              f"{100 * base.estimate:.1f}% [{100 * base.low:.1f}, {100 * base.high:.1f}]")
-    lines = [title, "", f"Unrestricted, {answer.who()} {'scores' if answer.solo else 'wins'} "
-             f"{shown}{fair}.", "", text_table(heads, rows), "",
+    # averaged over every seat the unrestricted share is 1/P by construction: said only for
+    # one seat, or a solo game's score
+    said = (f"Unrestricted, {answer.who()} {'scores' if answer.solo else 'wins'} {shown}{fair}."
+            if answer.solo or answer.seat is not None else
+            f"Each seat in turn restricted among {answer.players - 1} unrestricted seats.")
+    lines = [title, "", said, "", text_table(heads, rows), "",
              answer.summary(), *answer.sentences(("dominant", "useless", "overused")),
              "", "Taken anyway: times a game the restricted seat took the choice because "
              "nothing else was legal.", "Method: " + answer.method()]
