@@ -94,7 +94,7 @@ def test_a_seat_question_restricts_that_seat_only():
     assert key.loss.estimate == pytest.approx(wins[:, 0].mean())
     assert answer.base.estimate == pytest.approx(wins[:, 0].mean())
     assert key.restricted.estimate == 0.0
-    assert "seat 0's edge" in answer.sentence(key)
+    assert "seat 0's win share" in answer.sentence(key) and "its edge goes from" in answer.sentence(key)
 
 
 def test_the_answer_does_not_depend_on_the_blocks():
