@@ -105,7 +105,9 @@ class Restrict(Section):
         fmt = (lambda x, lo, hi: f"{x:+.1f} [{lo:+.1f}, {hi:+.1f}]") if solo else (
             lambda x, lo, hi: f"{100 * x:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]")
         cols = {"choice": t["choice"],
-                "taken a game (unrestricted)": [f"{x:.2f}" for x in t["taken"]],
+                "taken a game, unrestricted [CI]": [
+                    f"{x:.2f} [{lo:.2f}, {hi:.2f}]" for x, lo, hi in
+                    t[["taken", "taken_low", "taken_high"]].itertuples(index=False)],
                 f"{what} lost, {u} [CI]": [fmt(*x) for x in
                                           t[["loss", "loss_low", "loss_high"]]
                                           .itertuples(index=False)]}
