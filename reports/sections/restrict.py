@@ -120,7 +120,7 @@ class Restrict(Section):
                    f"{'s' if a.players > 1 else ''}, {a.policy}, {a.deals:,} deals")
         said = a.sentences(("dominant", "useless", "overused"))
         page.bullets([a.summary(), *said], css="answer")
-        page.paragraph(f"Restricted play: {result.games:,} games in {result.seconds:,.0f} s. "
+        page.paragraph(f"Restricted play: {result.games:,} games in {result.seconds:,.1f} s. "
                        f"The same at the terminal: `{result.command}`.", css="source")
 
     def methods(self, result: RestrictResult | None) -> list[str]:
