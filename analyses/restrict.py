@@ -118,13 +118,14 @@ class RestrictTally:
             raise ValueError("the seatings' frames must hold the same deals, in order")
         base = frames[0]
         m = len(self.seats)
-        self.base_win.add(np.mean([self._win(base, s) for s in self.seats], axis=0))
+        # the restricted seats' wins unrestricted: the same for every choice
+        base_win = np.mean([self._win(base, s) for s in self.seats], axis=0)
+        self.base_win.add(base_win)
         for i, c in enumerate(self.choices):
             own = frames[1 + i * m:1 + (i + 1) * m]
             win = np.mean([self._win(f, s) for f, s in zip(own, self.seats, strict=True)],
                           axis=0)
             self.restricted_win[i].add(win)
-            base_win = np.mean([self._win(base, s) for s in self.seats], axis=0)
             self.loss[i].add(base_win - win)
             score = [f[f"score_{s}"].to_numpy(dtype=float) - base[f"score_{s}"].to_numpy(float)
                      for f, s in zip(own, self.seats, strict=True)]
