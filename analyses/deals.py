@@ -35,6 +35,7 @@ from analyses.stats import (
     hall_mean_interval_from_moments,
     mover_difference,
 )
+from simulate.codec import storable
 
 # Every finite float64 is an integer multiple of 2^-1074; sums are kept as integers in
 # units of 2^-_SHIFT (a margin for the 53-bit mantissa), so adding is exact and in any order.
@@ -72,6 +73,7 @@ def as_float(total: int) -> float:
     return total / (1 << _SHIFT)   # int / int is correctly rounded
 
 
+@storable
 class DealDifferences:
     """Per-deal values around a null value ``centre`` (no difference), streamed: ``add``
     takes a block of deals' values, ``merge`` a tally of other deals; ``interval`` is the

@@ -62,6 +62,7 @@ from analyses.stats import (
     holm,
     share_interval_from_moments,
 )
+from simulate.codec import storable
 
 GROUPS = 32  # jackknife groups of deals (game index mod GROUPS)
 
@@ -168,6 +169,7 @@ def ladder(rungs: Sequence[MatchupAnswer]) -> LadderAnswer:
 # ---------------------------------------------------------------- Rum Runner: the same deals
 
 
+@storable
 class ScoreLadderTally:
     """The score ladder of a solo game, fed ``add(frames)``: one frame per policy (weakest
     first), of the same game indices. Per jackknife group (game index mod ``groups``) and

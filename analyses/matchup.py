@@ -52,6 +52,7 @@ from analyses.stats import (
     share_interval_from_moments,
     wilson_interval,
 )
+from simulate.codec import storable
 
 STRONGER, WEAKER, UNSHOWN = "stronger", "weaker", "not shown to differ"
 
@@ -131,6 +132,7 @@ def _lead(frame: pd.DataFrame, seat: int, players: int) -> np.ndarray:
     return scores[:, seat] - field.mean(axis=1)
 
 
+@storable
 class _Moments:
     """Count, sum and sum of squares of a stream of values (exact sums, so the answer is
     the same whatever the blocks)."""
@@ -167,6 +169,7 @@ class _Moments:
                                            confidence)
 
 
+@storable
 class MatchupTally:
     """What a head-to-head needs, fed a block of games at a time: the P rotation runs'
     frames of the same block (``add(frames)``, frame s being the focal seat s run). Per

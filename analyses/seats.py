@@ -53,6 +53,7 @@ from analyses.stats import (
     holm,
     share_interval_from_moments,
 )
+from simulate.codec import storable
 
 DEFAULT_MARGIN = 0.02
 DEFAULT_POWER = 0.8  # the chance that the suggested games reach a verdict
@@ -173,6 +174,7 @@ def seat_advantage(frame: pd.DataFrame, players: int, margin: float = DEFAULT_MA
                         first_number=first_number, order_note=order_note, power=power)
 
 
+@storable
 class SeatTally:
     """What a seat answer needs, fed chunk by chunk: per seat the sum and sum of squares of
     its wins, the sum of each game's win vector times itself (the clustered test), a
@@ -296,6 +298,7 @@ class SeatTally:
         return answer
 
 
+@storable
 @dataclass(frozen=True)
 class SeatParts:
     """One block's seat tallies, made where the block is played (a run's ``part``): by
@@ -314,6 +317,33 @@ class SeatParts:
                     self._tally(reseat(frame, self.players, self.place_pattern), {}))
         return by_seat, by_place
 
+    @property
+    def store_version(self) -> int | None:
+        """The version of what the run store keeps of a part (``simulate.store``; bump it when
+        what ``SeatTally.add`` keeps changes). An ordered part keeps every game's wins, which
+        the store never keeps: None."""
+        return None if self.ordered else 1
+
+    def verify(self, result, games: int) -> None:
+        """Refuse a stored part that cannot be this part's result for ``games`` games."""
+        if not isinstance(result, tuple) or len(result) != 2:
+            raise ValueError("not a pair of seat tallies")
+        for tally, wanted in zip(result, (True, self.place_pattern is not None), strict=True):
+            if not wanted:
+                if tally is not None:
+                    raise ValueError("a tally by place where the game has no turn order")
+                continue
+            if type(tally) is not SeatTally or tally.players != self.players:
+                raise ValueError("not a seat tally of this player count")
+            p = self.players
+            shapes = ((tally.sums, (p,)), (tally.squares, (p,)), (tally.products, (p, p)))
+            if any(not isinstance(a, np.ndarray) or a.shape != s for a, s in shapes):
+                raise ValueError("its arrays are not one per seat")
+            if tally.n != games or not 0 <= tally.sums.min() <= tally.sums.max() <= games:
+                raise ValueError(f"it counts {tally.n} games, not {games}")
+            if abs(tally.sums.sum() - games) > 1e-6 * games + 1e-9:
+                raise ValueError("its wins do not add up to one a game")
+
     def _tally(self, frame: pd.DataFrame, views: dict) -> SeatTally:
         tally = SeatTally(self.players, views).add(frame)
         if self.ordered:
@@ -322,6 +352,7 @@ class SeatParts:
         return tally
 
 
+@storable
 class LevelTally:
     """What a per-seat view needs (win share per value of a per-seat column, e.g. a rail
     position), fed chunk by chunk: per value the player-games, their wins and squared wins,

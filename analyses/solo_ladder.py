@@ -38,6 +38,7 @@ from analyses.thresholds import (
     calibration,
     target_distance_interval,
 )
+from simulate.codec import storable
 
 SCORE = "score_0"
 
@@ -47,6 +48,7 @@ def seatings(rungs: Sequence[str], ceiling: str | None) -> list[tuple[str]]:
     return [(r,) for r in rungs] + ([(ceiling,)] if ceiling else [])
 
 
+@storable
 class SoloLadderTally:
     """Fed ``add(frames)``: one frame per seating of :func:`seatings`, of the same deals."""
 

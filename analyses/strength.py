@@ -31,6 +31,7 @@ from analyses.ladder import LadderAnswer, ladder
 from analyses.matchup import MatchupTally, rotations
 from analyses.seats import DEFAULT_MARGIN, SeatAnswer, SeatParts, SeatTally
 from analyses.stats import CONFIDENCE
+from simulate.codec import storable
 
 
 def seatings(rungs: Sequence[str], players: int, heads: bool = True) -> list[tuple[str, ...]]:
@@ -49,6 +50,7 @@ def strength_ladder(tally, *args, **kwargs):
     return tally.answer(*args, **kwargs)
 
 
+@storable
 class StrengthTally:
     """What the ladder's answer needs, fed one block of deals at a time: ``add(frames)``
     with one frame per seating of :func:`seatings`, all of the same game indices. Without

@@ -35,6 +35,7 @@ from scipy.stats import t as _t
 from analyses import stats
 from analyses._text import text_table
 from engines.rum_runner.rules import BAND_LABELS, Rules
+from simulate.codec import storable
 from simulate.errors import UserError
 from simulate.results import Results
 
@@ -117,6 +118,7 @@ def exact_ranges(rules: Rules) -> list[str]:
 MAX_SPAN = 10_000_000
 
 
+@storable
 class Histogram:
     """Counts of whole numbers: ``counts[i]`` values equal to ``low + i`` (dense, int64).
 
@@ -223,6 +225,7 @@ def _whole(frame: pd.DataFrame, column: str) -> np.ndarray:
     return values.astype(np.int64, copy=False)
 
 
+@storable
 class ThresholdsAccumulator:
     """Everything ``thresholds`` needs of one run, from its rows chunk by chunk.
 

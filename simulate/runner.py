@@ -227,7 +227,7 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         part: Callable[[pd.DataFrame], Any] | None = None,
         on_part: Callable[[Any], Any] | None = None,
         cluster=None, checkpoint: Checkpoint | None = None,
-        seatings: list | None = None) -> Results:
+        seatings: list | None = None, store=None, more: int | None = None) -> Results:
     """Play ``n_games`` games and return their outcome rows with metadata.
 
     ``rules``: a Rules object, a dict of overrides, or None (defaults).
@@ -244,6 +244,12 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     ``stop_when``), and no row reaches this process. ``cluster`` is a backend from
     ``simulate.cluster`` (None: this process). ``checkpoint`` saves each finished chunk's
     summary (or rows) and, on resume, plays only the chunks it lacks.
+
+    ``store`` (a ``simulate.store.Store``) takes the blocks of this run's question it holds
+    instead of playing them, and keeps the blocks it plays, when ``part`` is a storable tally
+    (rows are never stored); the answer is the same as with no store. ``more``: play the games
+    the store holds for this question from ``first_game`` (without a gap) and ``more`` after
+    them (``n_games`` is then ignored).
 
     Arms in lockstep (``simulate.blocks``): ``rules`` a tuple of rule sets, and optionally
     ``seatings`` a seating per arm (each like ``policies``); each chunk then hands
@@ -264,6 +270,10 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         raise UserError(f"backend must be one of {', '.join(BACKENDS)}, not '{backend}'")
     if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**63:
         raise UserError(f"--seed must be a whole number from 0 to 2**63-1, not {seed}")
+    if more is not None:
+        if more < 1:
+            raise UserError(f"--more must be at least 1 game, not {more}")
+        n_games = 1  # checked below; the games stored come first
     if n_games < 1:
         raise UserError(f"the game count must be at least 1, not {n_games}")
     if backend == "reference" and workers not in (None, 1):
@@ -283,6 +293,12 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     if chunk < 1:
         raise UserError(f"chunk size must be at least 1, not {chunk}")
     columns = info.columns(players)
+    pool = store.pool(job, info) if store is not None else None
+    if more is not None:
+        if pool is None:
+            raise UserError("--more adds games to an answer in the run store; this one is not "
+                            "stored (no store, or an answer that keeps rows)")
+        n_games = pool.prefix(first_game, chunk) + more
     if keep and stop_when is None:
         check_memory(n_games, len(columns))
     blocks = Blocks(first_game, n_games, chunk)
@@ -303,9 +319,10 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     started = time.perf_counter()
     bar = _progress_bar(progress, n_games, label or f"{info.name} {seated[0].label()}")
     with _RunFlag() as stop, bar:
-        if cluster is not None and (store is None or len(store) < len(blocks)):
+        if cluster is not None and any(not _stored(blocks[i], i, store, pool)
+                                       for i in range(len(blocks))):
             cluster.warm(job, stop)
-        order = _in_order(job, blocks, where, store)
+        order = _in_order(job, blocks, where, store, pool)
         with closing(order):  # a stop closes it: the blocks a cluster has in flight are cancelled
             try:
                 stop.playing = True
@@ -359,27 +376,58 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     if store is not None:
         meta["checkpoint"] = {"folder": str(store.folder), "blocks": len(store),
                               "loaded": store.loaded}
+    if pool is not None:
+        meta["store"] = {"root": str(pool.store.root), "key": pool.key,
+                         "from_store": pool.loaded_games, "saved": pool.saved_games,
+                         "saving": pool.store.disabled is None}
+        pool.store.touch(pool.key)
+        if pool.loaded_games:
+            import sys
+
+            print(f"{label or info.name}: {pool.said()}; {done - pool.loaded_games:,} played",
+                  file=sys.stderr, flush=True)
     if meta["interrupted"]:
         stop.cut.append({"label": label or info.name, "games": done, "requested": n_games})
     return Results(frame, meta)
 
 
-def _in_order(job: Job, blocks: Blocks, where, store) -> Iterator[Any]:
+def _stored(block, i: int, store, pool) -> bool:
+    return (store is not None and store.has(i)) or (pool is not None and pool.has(block))
+
+
+def _in_order(job: Job, blocks: Blocks, where, store, pool=None) -> Iterator[Any]:
     """Every block's result in block order: from the checkpoint when it has the block, else
-    played by ``where`` (and then saved). The generator is closed when the run stops early,
-    which cancels the blocks still in flight."""
-    if store is None:
+    from the run store when it has it, else played by ``where`` (and then saved to both).
+    The generator is closed when the run stops early, which cancels the blocks still in
+    flight. A stored block found damaged is said, dropped and played here."""
+    if store is None and pool is None:
         yield from where.ordered(job, (blocks[i] for i in range(len(blocks))))
         return
-    missing = where.ordered(job, (blocks[i] for i in range(len(blocks)) if not store.has(i)))
+    missing = where.ordered(job, (blocks[i] for i in range(len(blocks))
+                                  if not _stored(blocks[i], i, store, pool)))
     try:
         for i in range(len(blocks)):
-            if store.has(i):
-                yield store.load(i)
+            block = blocks[i]
+            result = None
+            if store is not None and store.has(i):
+                result = store.load(i)
+            elif pool is not None and pool.has(block):
+                result = pool.load(block)
+                if result is None:  # damaged: played again, alone
+                    with closing(where.ordered(job, iter([block]))) as again:
+                        result = next(again)
+                    pool.save(block, result, None)
+                if store is not None:
+                    store.save(i, block, result)
+                yield result
+                continue
             else:
                 result = next(missing)
-                store.save(i, blocks[i], result)
-                yield result
+                if store is not None:
+                    store.save(i, block, result)
+            if pool is not None and not pool.has(block):
+                pool.save(block, result, None)
+            yield result
     finally:
         missing.close()
 

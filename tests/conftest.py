@@ -11,8 +11,15 @@ the command on each file's first line (``make golden``); see test_golden.py.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
+
+# The run store (simulate.store) is on by default for a user; a test that did not ask for it
+# must neither read another test's games nor fill the user's cache folder. Tests of the store
+# name their own folder (--store PATH, or RUMSIM_STORE set by monkeypatch).
+os.environ["RUMSIM_STORE"] = "off"
 
 
 def pytest_addoption(parser):

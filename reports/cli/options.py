@@ -123,16 +123,28 @@ CsvOutOpt = Annotated[Path | None, typer.Option("--out", help="also write the ta
                                                 "FILE.csv")]
 ClusterOpt = Annotated[str | None, typer.Option(
     "--cluster", help="play on a Dask cluster started on this machine: local:N (N worker "
-                      "processes; needs rumsim[dask]); the answer does not change")]
+                      "processes; needs rumsim[dask]); the answer does not change",
+    rich_help_panel="Where games are played")]
 SchedulerOpt = Annotated[str | None, typer.Option(
     "--scheduler", help="play on the Dask cluster whose scheduler is at tcp://HOST:PORT "
-                        "(default: $RUMSIM_SCHEDULER); the answer does not change")]
+                        "(default: $RUMSIM_SCHEDULER); the answer does not change",
+    rich_help_panel="Where games are played")]
 CheckpointOpt = Annotated[Path | None, typer.Option(
     "--checkpoint", help="save every finished block of games in folder DIR as it completes, "
-                         "so a killed run can be resumed")]
+                         "so a killed run can be resumed", rich_help_panel="Where games are played")]
 ResumeOpt = Annotated[bool, typer.Option(
     "--resume", help="continue the run saved in --checkpoint DIR: play only the blocks it "
-                     "lacks (same arguments required); the answer equals an unbroken run's")]
+                     "lacks (same arguments required); the answer equals an unbroken run's",
+    rich_help_panel="Where games are played")]
+STORE_PANEL = "Run store (games already played for the same question are reused)"
+StoreOpt = Annotated[Path | None, typer.Option(
+    "--store", help="the run store folder (default: $RUMSIM_STORE, else "
+                    "~/.cache/rumsim/store)", rich_help_panel=STORE_PANEL, show_default=False)]
+NoStoreOpt = Annotated[bool, typer.Option(
+    "--no-store", help="neither read nor add to the run store", rich_help_panel=STORE_PANEL)]
+MoreOpt = Annotated[str | None, typer.Option(
+    "--more", help="play this many games more than the store holds for the same question "
+                   "(instead of -n)", rich_help_panel=STORE_PANEL, show_default=False)]
 
 # ---------------------------------------------------------------- option groups
 
@@ -197,23 +209,46 @@ class Cluster:
 
 @dataclass(frozen=True)
 class Playing(Cluster):
-    """--cluster, --scheduler, --checkpoint, --resume and --quiet: where a command's games
-    are played, where their finished blocks are saved, and whether a progress bar shows."""
+    """--cluster, --scheduler, --checkpoint, --resume, --quiet, --store, --no-store and
+    --more: where a command's games are played, where their finished blocks are saved (the
+    run store, and a checkpoint), and whether a progress bar shows."""
 
     checkpoint: CheckpointOpt = None
     resume: ResumeOpt = False
     quiet: QuietOpt = False
+    store: StoreOpt = None
+    no_store: NoStoreOpt = False
+    more: MoreOpt = None
+
+    def run_store(self):
+        """The run store these options name (None with --no-store)."""
+        from simulate.store import from_environment
+
+        if self.store is not None and self.no_store:
+            raise UserError("--store and --no-store: give one")
+        return from_environment(self.store, self.no_store)
+
+    def more_games(self) -> int | None:
+        from simulate.counts import parse_count
+
+        return None if self.more is None else parse_count(self.more, "--more")
 
     @contextmanager
     def games(self, **common):
         """``simulate.run`` with these options (and ``common``, such as seed and workers)
         given, keeping no rows: what a command plays its runs with inside the context, which
-        opens the cluster and the checkpoint."""
+        opens the cluster, the checkpoint and the run store."""
         import simulate
 
+        store, more = self.run_store(), self.more_games()
         with playing(self.cluster, self.scheduler, self.checkpoint, self.resume) as (where, saved):
-            yield functools.partial(simulate.run, progress=progress_flag(self.quiet),
-                                    keep=False, cluster=where, checkpoint=saved, **common)
+            try:
+                yield functools.partial(simulate.run, progress=progress_flag(self.quiet),
+                                        keep=False, cluster=where, checkpoint=saved,
+                                        store=store, more=more, **common)
+            finally:
+                if store is not None:
+                    store.close()
 
 
 # ---------------------------------------------------------------- helpers

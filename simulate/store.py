@@ -1,0 +1,475 @@
+"""The run store: every finished block of every answer, kept under the question it answers.
+
+A game is a pure function of (seed, game index), so two runs that ask the same *question*
+(the same game, rules, seating of policies with every parameter value, player count, seed
+stream, backend and tally, played by the same engine code) play the same games: a block of
+game indices one of them finished is the other's too, bit for bit. The store keeps each
+finished block of a storable tally (``part.store_version``; rows are never stored) under
+its question's key and its game range, and a later run of the same question takes those
+blocks and plays only the ranges it lacks (``simulate.runner``). The answer is the one an
+uninterrupted run gives: the same blocks, merged in the same order.
+
+On disk, under one folder (``RUMSIM_STORE``, ``--store PATH``; default
+``$XDG_CACHE_HOME/rumsim/store``, i.e. ``~/.cache/rumsim/store``):
+
+* ``registry.sqlite``: the questions (key, game, the question as JSON, the engine
+  fingerprint, the tally's description as a codec blob so a block can be replayed) and
+  the blocks (key, first game, games, SHA-256 of the file, size, when, by which command);
+* ``blocks/<kk>/<key>/<first>-<games>.npz``: a block as ``simulate.codec`` data (arrays and
+  named numbers of a fixed registry of tally classes; no file ever names a class to build).
+
+The *engine fingerprint* in the key is a hash of the sources that play the game: every
+``*.py`` of its game folder and the shared ``engines/_*.py`` (``engines._cache``). A hash of
+a fixed replay would miss a change that only shows in rare positions; a source hash cannot
+miss one, at the cost of also invalidating evidence for a change that alters no game (a
+comment): ``make evidence`` then plays it again. Trained sets enter by their values (every
+seat's full parameter row is in the key).
+
+A block is trusted for nothing beyond its key and hash: its file's SHA-256 must be the
+registry's, its header must name its key and range, its contents must be numbers of the
+registered classes, and the part checks what it can of them (``part.verify``: the games
+counted, the shapes). A block that fails any of this is said in one line, dropped and played
+again. Paths are made from the key and the range, never read from the registry, and never
+through a link. Two processes adding the same block write the same bytes under the same name
+(a rename is atomic) and the registry keeps one row per (key, range), so nothing is counted
+twice. A store that cannot be written (read-only, full) is said once; the run goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulate import codec
+from simulate.errors import UserError
+
+ENV = "RUMSIM_STORE"
+OFF = ("off", "none", "no", "0")
+REGISTRY = "registry.sqlite"
+BLOCKS = "blocks"
+SCHEMA = 1
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS questions (
+    key TEXT PRIMARY KEY, game TEXT NOT NULL, players INTEGER NOT NULL, question TEXT NOT NULL,
+    engine TEXT NOT NULL, part BLOB, created REAL NOT NULL, used REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS blocks (
+    key TEXT NOT NULL, first INTEGER NOT NULL, games INTEGER NOT NULL, sha256 TEXT NOT NULL,
+    bytes INTEGER NOT NULL, made REAL NOT NULL, command TEXT, seconds REAL, origin TEXT,
+    PRIMARY KEY (key, first, games));
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT);
+"""
+
+
+def default_root() -> Path:
+    """Where the store is when nothing says otherwise."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "rumsim" / "store"
+
+
+def from_environment(path: str | Path | None = None, off: bool = False) -> Store | None:
+    """The store a command uses: ``--no-store`` none, ``--store PATH`` that one, else
+    ``RUMSIM_STORE`` (``off`` for none), else the default folder."""
+    if off:
+        return None
+    if path is None:
+        env = os.environ.get(ENV)
+        if env is not None and env.strip().lower() in OFF:
+            return None
+        path = env if env else default_root()
+    return Store(Path(path).expanduser())
+
+
+def command_line() -> str:
+    """The command this process was started with, as a user would type it."""
+    argv = list(sys.argv)
+    if argv and argv[0].endswith(("rumsim", "__main__.py")):
+        argv[0] = "rumsim"
+    return " ".join(argv)[:2000]
+
+
+# ---------------------------------------------------------------- questions
+
+
+def engine_fingerprint(info) -> str:
+    """A hash of every source file that plays ``info``'s games (module docstring)."""
+    import importlib.util
+
+    from engines import _cache
+
+    engine = Path(importlib.util.find_spec(f"{info.package}.engine").origin)
+    files = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size)
+                  for p in _cache.sources(engine))
+    return _cache._hash(files)[:24]
+
+
+def _seat(policy) -> dict:
+    """One seat's policy as the games see it: its name, every parameter value (so a trained
+    set is named by its values), its restriction and, for a search, its base."""
+    out = {"policy": policy.spec.name, "values": [repr(float(v)) for v in policy.values],
+           "label": policy.label()}
+    if policy.base is not None:
+        out["base"] = _seat(policy.base)
+    return out
+
+
+def question_of(job, info) -> dict:
+    """What a run's games answer (everything but the game range): the store's key is its
+    hash."""
+    from simulate.runner import VERSION
+
+    arms = job.arms
+    return {
+        "game": job.game, "players": int(job.players),
+        "rules": [_plain(r.to_dict()) for r, _ in arms],
+        "seatings": [[_seat(p) for p in seating] for _, seating in arms],
+        "seed": int(job.seed), "backend": job.backend,
+        "tally": describe_tally(job.part), "tally_version": int(job.part.store_version),
+        "engine": engine_fingerprint(info), "rumsim": VERSION,
+    }
+
+
+def describe_tally(part) -> str:
+    from simulate.blocks import describe_part
+
+    return describe_part(part)
+
+
+def storable(part) -> bool:
+    """Whether a run reduced by ``part`` may be stored: a tally that declares a store version
+    (its size does not grow with the games). Rows never are."""
+    return part is not None and getattr(part, "store_version", None) is not None
+
+
+def key_of(question: dict) -> str:
+    return hashlib.sha256(json.dumps(question, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def _plain(obj):
+    return json.loads(json.dumps(obj, default=lambda x: list(x) if isinstance(x, tuple)
+                                 else str(x)))
+
+
+# ---------------------------------------------------------------- the store
+
+
+class Store:
+    """One store folder. Opened lazily: nothing is created until a run saves a block."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.disabled: str | None = None  # why nothing more is written, once said
+        self._db: sqlite3.Connection | None = None
+        self.readonly = False
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.root)!r})"
+
+    # -------------------------------------------------------- opening
+
+    def _connect(self, create: bool) -> sqlite3.Connection | None:
+        if self._db is not None:
+            return self._db
+        db = self.root / REGISTRY
+        if db.is_symlink():
+            raise UserError(f"run store {self.root}: {REGISTRY} is a link; give a store folder "
+                            "of rumsim's own (--store PATH)")
+        if not db.exists():
+            if not create:
+                return None
+            try:
+                self._real_folder(self.root, make=True)
+            except OSError as exc:
+                self._disable(f"cannot be created ({exc.strerror or exc})")
+                return None
+        try:
+            conn = sqlite3.connect(str(db), timeout=60, isolation_level=None)
+            conn.execute("PRAGMA busy_timeout = 60000")
+            conn.executescript(_TABLES)
+            row = conn.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+            if row is None:
+                conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+            elif row[0] != str(SCHEMA):
+                raise UserError(f"run store {self.root} has schema {row[0]}, not {SCHEMA}; "
+                                "give another --store folder")
+        except sqlite3.OperationalError as exc:
+            if "readonly" in str(exc) or "read-only" in str(exc) or "unable to open" in str(exc):
+                try:  # a store we may read but not write: take its blocks, add none
+                    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=60)
+                    conn.execute("SELECT count(*) FROM blocks").fetchone()
+                except sqlite3.Error:
+                    self._disable(f"cannot be opened ({exc})")
+                    return None
+                self.readonly = True
+                self._disable("is read-only")
+            else:
+                raise UserError(f"run store {self.root}: {REGISTRY} cannot be read ({exc}); "
+                                "give another --store folder or --no-store") from None
+        except sqlite3.DatabaseError as exc:
+            raise UserError(f"run store {self.root}: {REGISTRY} is not a rumsim registry "
+                            f"({exc}); give another --store folder or --no-store") from None
+        self._db = conn
+        return conn
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _disable(self, why: str) -> None:
+        """Say once that nothing more is stored, and why; the run goes on."""
+        if self.disabled is None:
+            self.disabled = why
+            print(f"run store {self.root} {why}: going on without storing", file=sys.stderr,
+                  flush=True)
+
+    def _real_folder(self, folder: Path, make: bool) -> Path:
+        """``folder`` inside the store, each part a real folder, never a link (so nothing is
+        written outside the place the user named)."""
+        root = self.root
+        if root.is_symlink() and not root.resolve().is_dir():
+            raise OSError(f"{root} is a link to nothing")
+        if make:
+            root.mkdir(parents=True, exist_ok=True)
+        rel = folder.relative_to(root)
+        at = root
+        for part in rel.parts:
+            at = at / part
+            if at.is_symlink():
+                raise OSError(f"{at} is a link")
+            if make:
+                at.mkdir(exist_ok=True)
+        return at
+
+    def block_path(self, key: str, first: int, games: int) -> Path:
+        return self.root / BLOCKS / key[:2] / key / f"{int(first)}-{int(games)}.npz"
+
+    # -------------------------------------------------------- a run's question
+
+    def pool(self, job, info) -> Pool | None:
+        """The stored blocks of ``job``'s question, or None when its tally is not storable
+        or the store cannot be read."""
+        if not storable(job.part):
+            return None
+        question = question_of(job, info)
+        return Pool(self, key_of(question), question, job.part)
+
+    def ranges(self, key: str) -> dict[tuple[int, int], str]:
+        """(first, games) -> SHA-256 of every block stored under ``key``."""
+        conn = self._connect(create=False)
+        if conn is None:
+            return {}
+        rows = conn.execute("SELECT first, games, sha256 FROM blocks WHERE key = ?", (key,))
+        return {(int(a), int(b)): str(h) for a, b, h in rows}
+
+    def save(self, pool: Pool, first: int, games: int, result: Any, seconds: float | None,
+             origin: str = "played") -> bool:
+        """Store one finished block (False when the store cannot be written)."""
+        if self.disabled is not None:
+            return False
+        conn = self._connect(create=True)
+        if conn is None or self.disabled is not None:
+            return False
+        from simulate.checkpoint import _atomic_write
+
+        path = self.block_path(pool.key, first, games)
+        try:
+            data = codec.dumps(result, pool.header(first, games))
+            self._real_folder(path.parent, make=True)
+            _atomic_write(path, data)
+            now = time.time()
+            conn.execute("INSERT OR IGNORE INTO questions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         (pool.key, pool.question["game"], pool.question["players"],
+                          json.dumps(pool.question, sort_keys=True), pool.question["engine"],
+                          pool.part_blob(), now, now))
+            conn.execute("INSERT OR REPLACE INTO blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (pool.key, int(first), int(games), hashlib.sha256(data).hexdigest(),
+                          len(data), now, command_line(), seconds, origin))
+        except (OSError, sqlite3.Error) as exc:
+            self._disable(f"cannot be written ({getattr(exc, 'strerror', None) or exc})")
+            return False
+        except TypeError as exc:  # a tally holding something a block cannot: a bug, said
+            self._disable(f"cannot hold this tally ({exc})")
+            return False
+        return True
+
+    def load(self, pool: Pool, first: int, games: int, sha: str) -> Any | None:
+        """A stored block's result, or None (said in one line, and dropped) when it is not
+        what the registry says it is."""
+        path = self.block_path(pool.key, first, games)
+        try:
+            if path.is_symlink() or not path.is_file():
+                raise codec.BlockError("missing, or not a regular file")
+            data = path.read_bytes()
+            if hashlib.sha256(data).hexdigest() != sha:
+                raise codec.BlockError("its SHA-256 is not the registry's")
+            result = codec.loads(data, pool.header(first, games))
+            check = getattr(pool.part, "verify", None)
+            if check is not None:
+                check(result, games)
+            codec.check_finite(result)
+        except (codec.BlockError, ValueError, TypeError, OSError, AttributeError) as exc:
+            print(f"run store: block {first:,}..{first + games - 1:,} of question "
+                  f"{pool.key[:12]} is damaged ({exc}); playing it again", file=sys.stderr,
+                  flush=True)
+            self.drop(pool.key, first, games)
+            return None
+        return result
+
+    def drop(self, key: str, first: int, games: int) -> None:
+        conn = self._connect(create=False)
+        try:
+            if conn is not None and not self.readonly:
+                conn.execute("DELETE FROM blocks WHERE key = ? AND first = ? AND games = ?",
+                             (key, int(first), int(games)))
+            path = self.block_path(key, first, games)
+            if not self.readonly and (path.is_symlink() or path.is_file()):
+                path.unlink()
+        except (OSError, sqlite3.Error):
+            pass
+
+    def touch(self, key: str) -> None:
+        conn = self._connect(create=False)
+        if conn is None or self.readonly:
+            return
+        try:
+            conn.execute("UPDATE questions SET used = ? WHERE key = ?", (time.time(), key))
+        except sqlite3.Error:
+            pass
+
+    # -------------------------------------------------------- what is there
+
+    def questions(self) -> list[dict]:
+        """Every question with its blocks' count, games (the union of their ranges), bytes,
+        and the commands that made them."""
+        conn = self._connect(create=False)
+        if conn is None:
+            return []
+        out = []
+        for key, game, players, question, engine, created, used in conn.execute(
+                "SELECT key, game, players, question, engine, created, used FROM questions "
+                "ORDER BY used DESC"):
+            blocks = conn.execute("SELECT first, games, bytes, command, made, origin FROM "
+                                  "blocks WHERE key = ? ORDER BY first, games", (key,)).fetchall()
+            out.append({"key": key, "game": game, "players": players,
+                        "question": json.loads(question), "engine": engine,
+                        "created": created, "used": used,
+                        "blocks": len(blocks), "games": covered([(a, b) for a, b, *_ in blocks]),
+                        "bytes": sum(int(r[2]) for r in blocks),
+                        "commands": list(dict.fromkeys(r[3] for r in blocks if r[3])),
+                        "origins": sorted({r[5] or "played" for r in blocks}),
+                        "ranges": [(int(a), int(b)) for a, b, *_ in blocks]})
+        return out
+
+    def find(self, prefix: str) -> dict:
+        """The one question whose key starts with ``prefix``."""
+        hits = [q for q in self.questions() if q["key"].startswith(prefix)]
+        if not prefix or not hits:
+            raise UserError(f"run store {self.root} holds no question {prefix!r} (rumsim store "
+                            "ls lists them)")
+        if len(hits) > 1:
+            raise UserError(f"{prefix!r} names {len(hits)} questions; give more of the key")
+        return hits[0]
+
+    def part_of(self, key: str):
+        """The tally a question's blocks were reduced with, rebuilt from its codec blob."""
+        conn = self._connect(create=False)
+        row = conn.execute("SELECT part FROM questions WHERE key = ?", (key,)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        return codec.loads(bytes(row[0]), {"key": key})
+
+    def forget(self, key: str) -> int:
+        """Drop a question and every block of it; the bytes freed."""
+        conn = self._connect(create=False)
+        if conn is None:
+            return 0
+        freed = 0
+        for first, games, size in conn.execute(
+                "SELECT first, games, bytes FROM blocks WHERE key = ?", (key,)).fetchall():
+            self.drop(key, first, games)
+            freed += int(size)
+        conn.execute("DELETE FROM questions WHERE key = ?", (key,))
+        folder = self.root / BLOCKS / key[:2] / key
+        try:
+            if folder.is_dir() and not folder.is_symlink():
+                folder.rmdir()
+        except OSError:
+            pass
+        return freed
+
+
+def covered(ranges: list[tuple[int, int]]) -> int:
+    """How many distinct game indices the ranges (first, games) cover."""
+    total, end = 0, None
+    for first, games in sorted(ranges):
+        stop = first + games
+        if end is None or first >= end:
+            total += games
+            end = stop
+        elif stop > end:
+            total += stop - end
+            end = stop
+    return total
+
+
+@dataclass
+class Pool:
+    """One question's stored blocks, as a run sees them: a snapshot of its ranges taken when
+    the run starts, what the run took from it and what it added."""
+
+    store: Store
+    key: str
+    question: dict
+    part: Any
+    loaded_games: int = 0
+    saved_games: int = 0
+
+    def __post_init__(self):
+        self.have = self.store.ranges(self.key)
+
+    def header(self, first: int, games: int) -> dict:
+        return {"key": self.key, "games": [int(first), int(games)]}
+
+    def part_blob(self) -> bytes | None:
+        try:
+            return codec.dumps(self.part, {"key": self.key})
+        except TypeError:
+            return None
+
+    def has(self, block: tuple[int, int]) -> bool:
+        return (int(block[0]), int(block[1])) in self.have
+
+    def load(self, block: tuple[int, int]) -> Any | None:
+        first, games = int(block[0]), int(block[1])
+        result = self.store.load(self, first, games, self.have[(first, games)])
+        if result is None:
+            del self.have[(first, games)]
+        else:
+            self.loaded_games += games
+        return result
+
+    def save(self, block: tuple[int, int], result: Any, seconds: float | None) -> None:
+        first, games = int(block[0]), int(block[1])
+        if self.store.save(self, first, games, result, seconds):
+            self.saved_games += games
+
+    def prefix(self, first_game: int, size: int) -> int:
+        """The games stored from ``first_game`` on in blocks of ``size`` (the last may be
+        shorter), without a gap: what ``--more`` adds to."""
+        at = first_game
+        while (at, size) in self.have:
+            at += size
+        shorter = [g for (a, g) in self.have if a == at and g < size]
+        return at - first_game + (max(shorter) if shorter else 0)
+
+    def said(self) -> str:
+        return (f"{self.loaded_games:,} games from the run store ({self.store.root}), "
+                f"question {self.key[:12]}")
