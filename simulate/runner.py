@@ -377,10 +377,8 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         meta["checkpoint"] = {"folder": str(store.folder), "blocks": len(store),
                               "loaded": store.loaded}
     if pool is not None:
-        meta["store"] = {"root": str(pool.store.root), "key": pool.key,
-                         "from_store": pool.loaded_games, "saved": pool.saved_games,
-                         "saving": pool.store.disabled is None}
-        pool.store.touch(pool.key)
+        meta["store"] = pool.meta()
+        pool.finish()
         if pool.loaded_games:
             import sys
 

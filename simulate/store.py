@@ -163,11 +163,15 @@ def _plain(obj):
 class Store:
     """One store folder. Opened lazily: nothing is created until a run saves a block."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, readonly: bool = False, origin: str = "played",
+                 name: str | None = None):
         self.root = Path(root)
-        self.disabled: str | None = None  # why nothing more is written, once said
+        # a shipped evidence pack is read, never written (nor its registry's journal)
+        self.disabled: str | None = "is read-only" if readonly else None
         self._db: sqlite3.Connection | None = None
-        self.readonly = False
+        self.readonly = readonly
+        self.origin = origin  # what saved blocks say of where they came from
+        self.name = name or f"the run store ({self.root})"
 
     def __repr__(self) -> str:
         return f"Store({str(self.root)!r})"
@@ -178,6 +182,16 @@ class Store:
         if self._db is not None:
             return self._db
         db = self.root / REGISTRY
+        if self.readonly:
+            if db.is_symlink() or not db.is_file():
+                return None
+            try:
+                conn = sqlite3.connect(f"file:{db}?mode=ro&immutable=1", uri=True)
+                conn.execute("SELECT count(*) FROM blocks").fetchone()
+            except sqlite3.Error as exc:
+                raise UserError(f"{self.name}: {REGISTRY} cannot be read ({exc})") from None
+            self._db = conn
+            return conn
         if db.is_symlink():
             raise UserError(f"run store {self.root}: {REGISTRY} is a link; give a store folder "
                             "of rumsim's own (--store PATH)")
@@ -269,8 +283,8 @@ class Store:
         rows = conn.execute("SELECT first, games, sha256 FROM blocks WHERE key = ?", (key,))
         return {(int(a), int(b)): str(h) for a, b, h in rows}
 
-    def save(self, pool: Pool, first: int, games: int, result: Any, seconds: float | None,
-             origin: str = "played") -> bool:
+    def save(self, pool: Pool, first: int, games: int, result: Any,
+             seconds: float | None) -> bool:
         """Store one finished block (False when the store cannot be written)."""
         if self.disabled is not None:
             return False
@@ -291,7 +305,7 @@ class Store:
                           pool.part_blob(), now, now))
             conn.execute("INSERT OR REPLACE INTO blocks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          (pool.key, int(first), int(games), hashlib.sha256(data).hexdigest(),
-                          len(data), now, command_line(), seconds, origin))
+                          len(data), now, command_line(), seconds, self.origin))
         except (OSError, sqlite3.Error) as exc:
             self._disable(f"cannot be written ({getattr(exc, 'strerror', None) or exc})")
             return False
@@ -470,6 +484,96 @@ class Pool:
         shorter = [g for (a, g) in self.have if a == at and g < size]
         return at - first_game + (max(shorter) if shorter else 0)
 
+    def sources(self) -> dict[str, int]:
+        """Where the games taken came from: name -> games."""
+        return {self.store.name: self.loaded_games} if self.loaded_games else {}
+
     def said(self) -> str:
-        return (f"{self.loaded_games:,} games from the run store ({self.store.root}), "
-                f"question {self.key[:12]}")
+        return (" and ".join(f"{g:,} games from {name}" for name, g in self.sources().items())
+                + f" (question {self.key[:12]})")
+
+    def meta(self) -> dict:
+        return {"root": str(self.store.root), "key": self.key,
+                "from_store": self.loaded_games, "sources": self.sources(),
+                "saved": self.saved_games, "saving": self.store.disabled is None}
+
+    def finish(self) -> None:
+        self.store.touch(self.key)
+
+
+class Layered:
+    """Several stores read as one: blocks are taken from the first that holds them (a
+    shipped evidence pack first), and played blocks are saved to the last (the user's run
+    store) only. Gives a run the same ``pool`` as one store does."""
+
+    def __init__(self, *stores: Store | None):
+        self.stores = [s for s in stores if s is not None]
+        self.root = self.stores[-1].root if self.stores else None
+
+    def pool(self, job, info) -> LayeredPool | None:
+        pools = [s.pool(job, info) for s in self.stores]
+        pools = [p for p in pools if p is not None]
+        return LayeredPool(pools) if pools else None
+
+    def close(self) -> None:
+        for s in self.stores:
+            s.close()
+
+
+class LayeredPool:
+    """A run's view of one question in several stores (:class:`Layered`)."""
+
+    def __init__(self, pools: list[Pool]):
+        self.pools = pools
+        self.key = pools[0].key
+        self.store = pools[-1].store
+        self.saved_games = 0
+
+    @property
+    def have(self) -> dict:
+        out = {}
+        for p in reversed(self.pools):
+            out.update(p.have)
+        return out
+
+    @property
+    def loaded_games(self) -> int:
+        return sum(p.loaded_games for p in self.pools)
+
+    def has(self, block) -> bool:
+        return any(p.has(block) for p in self.pools)
+
+    def load(self, block) -> Any | None:
+        for p in self.pools:
+            if p.has(block):
+                result = p.load(block)
+                if result is not None:
+                    return result
+        return None
+
+    def save(self, block, result, seconds) -> None:
+        if not any(p.has(block) for p in self.pools[:-1]):  # not again what a pack holds
+            before = self.pools[-1].saved_games
+            self.pools[-1].save(block, result, seconds)
+            self.saved_games += self.pools[-1].saved_games - before
+
+    def prefix(self, first_game: int, size: int) -> int:
+        return Pool.prefix(self, first_game, size)
+
+    def sources(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for p in self.pools:
+            for name, g in p.sources().items():
+                out[name] = out.get(name, 0) + g
+        return out
+
+    def said(self) -> str:
+        return Pool.said(self)
+
+    def meta(self) -> dict:
+        return {**self.pools[-1].meta(), "from_store": self.loaded_games,
+                "sources": self.sources(), "saved": self.saved_games}
+
+    def finish(self) -> None:
+        for p in self.pools:
+            p.finish()

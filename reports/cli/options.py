@@ -89,7 +89,11 @@ def with_groups(command):
 app = CommandApp(
     name="rumsim",
     help="Monte Carlo balance analysis for Rum Runner, Rum Rebellion, 21 Motines, "
-         "Rum & Pirates and Montego Bay.",
+         "Rum & Pirates and Montego Bay.\n\n"
+         "Answers keep their games in a run store (default ~/.cache/rumsim/store; "
+         "$RUMSIM_STORE or --store PATH to move it, RUMSIM_STORE=off or --no-store for none): "
+         "a later answer to the same question plays only the games it lacks, with the same "
+         "result as one run of them all. `rumsim store ls` shows what is there.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
