@@ -8,11 +8,13 @@ A benchmark, not a test: it sizes each measurement to take about
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numba
 import numpy as np
 
 from engines import GAMES, get_game
+from simulate.codec import storable
 from simulate.runner import available_threads, resolve
 
 
@@ -123,3 +125,66 @@ def bench_backends(game: str, n_games: int, backend, policy: str | None = None,
             "local_rate": round(n_games / local_s, 1), "dask_rate": round(n_games / dask_s, 1),
             "ratio": round(local_s / dask_s, 3),
             "same": bool(np.array_equal(local_sums, dask_sums))}
+
+
+@storable
+@dataclass(frozen=True)
+class ColumnSums:
+    """A block's column sums as a storable tally (``simulate.store``), for timing the store."""
+
+    store_version = 1
+
+    def __call__(self, frame) -> np.ndarray:
+        return column_sums(frame)
+
+    def verify(self, result, games: int) -> None:
+        if not isinstance(result, np.ndarray) or result.ndim != 1 or result[0] < 0:
+            raise ValueError("not a block's column sums")
+
+
+def bench_store(game: str, n_games: int, policy: str | None = None, players: int | None = None,
+                repeats: int = 3) -> dict:
+    """What the run store costs a run and saves it: the same run of ``n_games`` (blocks reduced
+    to column sums where they are played) with no store, into an empty store (every block
+    played and saved) and from a full one (every block read), each the best of ``repeats``,
+    interleaved in one sitting. ``same``: all three gave identical sums (they must)."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from simulate.runner import run
+    from simulate.store import Store
+
+    def one(store) -> tuple[float, np.ndarray]:
+        sums: list[np.ndarray] = []
+        t0 = time.perf_counter()
+        run(game, n_games, policies=policy, players=players, part=ColumnSums(),
+            on_part=sums.append, keep=False, progress=False, store=store, seed=12345,
+            tell=False)
+        return time.perf_counter() - t0, np.sum(sums, axis=0)
+
+    run(game, 1_000, policies=policy, players=players, part=column_sums, on_part=lambda x: x,
+        keep=False, progress=False)  # compiled (or loaded) before any clock starts
+    base = Path(tempfile.mkdtemp(prefix="rumsim-bench-store-"))
+    best = {"none": np.inf, "saving": np.inf, "reading": np.inf}
+    sums = {}
+    try:
+        for k in range(repeats):
+            fresh = Store(base / f"empty-{k}")
+            for name, store in (("none", None), ("saving", fresh), ("reading", fresh)):
+                seconds, sums[name] = one(store)
+                best[name] = min(best[name], seconds)
+            fresh.close()
+        size = sum(f.stat().st_size for f in (base / "empty-0").rglob("*") if f.is_file())
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    info = get_game(game)
+    return {"game": info.name, "players": players or info.check_players(None),
+            "policy": policy or "default", "games": n_games,
+            "none_s": round(best["none"], 3), "saving_s": round(best["saving"], 3),
+            "reading_s": round(best["reading"], 3),
+            "saving_ratio": round(best["saving"] / best["none"], 3),
+            "reading_ratio": round(best["reading"] / best["none"], 4),
+            "store_bytes": size,
+            "same": bool(np.array_equal(sums["none"], sums["saving"])
+                         and np.array_equal(sums["none"], sums["reading"]))}

@@ -227,7 +227,8 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         part: Callable[[pd.DataFrame], Any] | None = None,
         on_part: Callable[[Any], Any] | None = None,
         cluster=None, checkpoint: Checkpoint | None = None,
-        seatings: list | None = None, store=None, more: int | None = None) -> Results:
+        seatings: list | None = None, store=None, more: int | None = None,
+        tell: bool = True) -> Results:
     """Play ``n_games`` games and return their outcome rows with metadata.
 
     ``rules``: a Rules object, a dict of overrides, or None (defaults).
@@ -249,7 +250,8 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     instead of playing them, and keeps the blocks it plays, when ``part`` is a storable tally
     (rows are never stored); the answer is the same as with no store. ``more``: play the games
     the store holds for this question from ``first_game`` (without a gap) and ``more`` after
-    them (``n_games`` is then ignored).
+    them (``n_games`` is then ignored). ``tell``: say on stderr how many games came from the
+    store.
 
     Arms in lockstep (``simulate.blocks``): ``rules`` a tuple of rule sets, and optionally
     ``seatings`` a seating per arm (each like ``policies``); each chunk then hands
@@ -379,7 +381,7 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     if pool is not None:
         meta["store"] = pool.meta()
         pool.finish()
-        if pool.loaded_games:
+        if pool.loaded_games and tell:
             import sys
 
             print(f"{label or info.name}: {pool.said()}; {done - pool.loaded_games:,} played",

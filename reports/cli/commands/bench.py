@@ -33,6 +33,10 @@ def bench(
     where: Cluster,
     n: Annotated[str, typer.Option("--games", "-n", help="with --cluster or --scheduler: "
                                    "games per run")] = "1e7",
+    store_cost: Annotated[bool, typer.Option(
+        "--store-cost", help="instead: what the run store costs a run of -n games (default "
+                             "1e6) and saves it: no store, saving every block, reading every "
+                             "block")] = False,
     compile_: Annotated[bool, typer.Option(
         "--compile", help="instead: each engine's cold compile time (a fresh interpreter, an "
                           "empty Numba cache; minutes per engine) and where it goes")] = False,
@@ -57,6 +61,13 @@ def bench(
             raise UserError("--compile measures each engine's compile, which no --policy, "
                             "--players, --cluster or --scheduler changes")
         _bench_compile(names or list(GAMES), as_json)
+        return
+    if store_cost:
+        if where.cluster is not None or where.scheduler is not None:
+            raise UserError("--store-cost measures the store on this machine; no --cluster or "
+                            "--scheduler")
+        _bench_store(names or list(GAMES), policy, players, n_games if n != "1e7" else
+                     1_000_000, repeats, as_json)
         return
     if where.cluster is not None or where.scheduler is not None:
         _bench_backends(names or ["rum-rebellion"], policy, players, n_games, where, as_json)
@@ -108,6 +119,28 @@ def _bench_backends(names, policy, players, n_games, where: Cluster, as_json) ->
                          f"{'identical' if rec['same'] else 'DIFFERENT'} summaries")
     if as_json:
         echo(json.dumps(finite(records), indent=2, allow_nan=False))
+
+
+def _bench_store(names, policy, players, n_games, repeats, as_json) -> None:
+    """``rumsim bench --store-cost``: each game's run with no store, saving, reading."""
+    from simulate import bench as b
+
+    records = []
+    for name in names:
+        for p in policy or [None]:
+            rec = b.bench_store(name, n_games, p, players, repeats)
+            records.append(rec)
+            if not as_json:
+                echo(f"{rec['game']} ({rec['players']} players, {rec['policy']}), "
+                     f"{rec['games']:,} games: {rec['none_s']:.2f} s with no store, "
+                     f"{rec['saving_s']:.2f} s saving every block "
+                     f"({rec['saving_ratio']:.1%} of it), {rec['reading_s']:.3f} s reading "
+                     f"them back ({rec['store_bytes'] / 1e3:,.0f} KB stored); "
+                     f"{'identical' if rec['same'] else 'DIFFERENT'} sums")
+    if as_json:
+        echo(json.dumps(finite(records), indent=2, allow_nan=False))
+    else:
+        echo(f"best of {repeats} runs each, interleaved")
 
 
 def _bench_compile(names: list[str], as_json: bool, top: int = 5) -> None:
