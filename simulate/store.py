@@ -577,3 +577,197 @@ class LayeredPool:
     def finish(self) -> None:
         for p in self.pools:
             p.finish()
+
+
+# ---------------------------------------------------------------- managing
+# What `rumsim store ls | show | verify | gc` read and do (reports/cli/commands/store.py says
+# it): a question's blocks one by one, whether this rumsim still asks a question under its
+# key, a block replayed and compared, and what a size limit drops.
+
+
+def blocks_of(store: Store, key: str) -> list[dict]:
+    """Every block stored under ``key``, in game order, with where it came from."""
+    conn = store._connect(create=False)
+    if conn is None:
+        return []
+    rows = conn.execute("SELECT first, games, sha256, bytes, made, command, seconds, origin "
+                        "FROM blocks WHERE key = ? ORDER BY first, games", (key,)).fetchall()
+    return [{"first": int(a), "games": int(b), "sha256": str(h), "bytes": int(n), "made": m,
+             "command": c, "seconds": s, "origin": o or "played"}
+            for a, b, h, n, m, c, s, o in rows]
+
+
+def job_of(question: dict, part):
+    """The :class:`simulate.blocks.Job` that plays ``question``'s games, rebuilt from its JSON
+    as ``simulate.runner.run`` builds it (one arm: a rule set and a seating; several: a rule
+    set and a seating per arm, in lockstep), with ``part`` (``Store.part_of``). Raises
+    RulesError (a UserError too) when this rumsim cannot ask it any more (a policy or a rule
+    it no longer has), KeyError / TypeError / ValueError for a question of another shape."""
+    from engines import get_game
+    from simulate.blocks import Job
+
+    info = get_game(question["game"])
+    rules = tuple(info.rules_cls.from_overrides(dict(r)) for r in question["rules"])
+    seatings = tuple(tuple(info.policy(seat["label"]) for seat in seating)
+                     for seating in question["seatings"])
+    players = info.check_players(int(question["players"]))
+    if not rules or len(rules) != len(seatings) or any(len(s) != players for s in seatings):
+        raise ValueError("its rule sets and seatings do not match its player count")
+    if len(rules) == 1:
+        return Job(info.name, rules[0], seatings[0], players, int(question["seed"]),
+                   question["backend"], part)
+    return Job(info.name, rules, seatings, players, int(question["seed"]), question["backend"],
+               part)
+
+
+def _changed(old: dict, new: dict) -> str:
+    """What differs between a stored question and the one this rumsim asks, in words."""
+    said = {"engine": "the engine's code changed", "rumsim": "another rumsim version",
+            "tally_version": "the tally's store version changed",
+            "tally": "the tally changed", "seatings": "a policy's values changed (a trained set?)",
+            "rules": "the rules' options changed"}
+    keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+    return "; ".join(said.get(k, f"its {k} changed") for k in keys) or "its key changed"
+
+
+def staleness(store: Store, q: dict, part=None, engines: dict | None = None) -> str | None:
+    """None when this rumsim asks question ``q`` (a row of ``Store.questions``) under its key,
+    so a run uses its blocks; else why not, in words: the engine's code changed (its source
+    fingerprint), another rumsim version, a trained set's values, the tally's version; or the
+    game, a policy or a rule option is gone. ``part``: the question's tally (read from the
+    store when not given); ``engines``: game -> fingerprint, filled as games are met."""
+    from engines import get_game
+    from engines._rules import RulesError
+    from simulate.runner import VERSION
+
+    question = q["question"]
+    if key_of(question) != q["key"]:
+        return "its question does not hash to its key (the registry was changed)"
+    try:
+        info = get_game(q["game"])
+    except RulesError:
+        return f"this rumsim has no game {q['game']!r}"
+    engines = {} if engines is None else engines
+    if info.name not in engines:
+        engines[info.name] = engine_fingerprint(info)
+    if engines[info.name] != q["engine"] or question.get("engine") != q["engine"]:
+        return "the engine's code changed"
+    if question.get("rumsim") != VERSION:
+        return f"made by rumsim {question.get('rumsim')}, this is {VERSION}"
+    if part is None:
+        try:
+            part = store.part_of(q["key"])
+        except (codec.BlockError, sqlite3.Error) as exc:
+            return f"its tally cannot be read ({exc})"
+        if part is None:  # kept no tally: nothing more can be checked
+            return None
+    try:
+        now = question_of(job_of(question, part), info)
+    except (RulesError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        return f"this rumsim cannot ask it any more ({' '.join(str(exc).split())[:200]})"
+    if key_of(now) != q["key"]:
+        return _changed(question, now)
+    return None
+
+
+def read_block(store: Store, key: str, block: dict, part) -> Any:
+    """A stored block's result, checked as a run checks it (``Store.load``) but neither said
+    nor dropped when it fails: raises codec.BlockError (or ValueError, TypeError, OSError)."""
+    first, games = block["first"], block["games"]
+    path = store.block_path(key, first, games)
+    if path.is_symlink() or not path.is_file():
+        raise codec.BlockError("missing, or not a regular file")
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != block["sha256"]:
+        raise codec.BlockError("its SHA-256 is not the registry's")
+    result = codec.loads(data, {"key": key, "games": [int(first), int(games)]})
+    check = getattr(part, "verify", None)
+    if check is not None:
+        check(result, games)
+    codec.check_finite(result)
+    return result
+
+
+def replay_matches(job, key: str, block: dict, stored: Any) -> bool:
+    """Play ``block``'s games again with ``job`` and say whether the result, encoded as a block
+    file, is byte for byte the stored one encoded the same way."""
+    first, games = int(block["first"]), int(block["games"])
+    header = {"key": key, "games": [first, games]}
+    return codec.dumps(job.play(first, games), header) == codec.dumps(stored, header)
+
+
+def folder_bytes(root: Path) -> int:
+    """The bytes of every regular file under ``root`` (links not followed)."""
+    total = 0
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            path = Path(folder) / name
+            try:
+                if not path.is_symlink():
+                    total += path.stat().st_size
+            except OSError:
+                pass
+    return total
+
+
+_UNITS = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12,
+          "ki": 2**10, "mi": 2**20, "gi": 2**30, "ti": 2**40}
+
+
+def parse_size(text: str, what: str = "--max-size") -> int:
+    """Bytes from '500M', '2G', '1.5GB', '512KiB', '1e9' or '0'; UserError otherwise."""
+    import re
+
+    raw = str(text).strip().replace("_", "")
+    match = re.fullmatch(r"([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([kKmMgGtT]?i?)[bB]?", raw)
+    if match is None:
+        raise UserError(f"{what} '{text}' is not a size (try 500M, 2G or 1e9 bytes)")
+    number, unit = float(match.group(1)), _UNITS.get(match.group(2).lower())
+    if unit is None or number != number or number * unit >= 2**63:
+        raise UserError(f"{what} '{text}' is not a size (try 500M, 2G or 1e9 bytes)")
+    return int(number * unit)
+
+
+def gc_plan(questions: list[dict], stale: dict[str, str] | None = None,
+            older_than: float | None = None, max_size: int | None = None,
+            now: float | None = None) -> list[tuple[dict, str]]:
+    """The questions to drop, each with why: those in ``stale`` (key -> why, from
+    :func:`staleness`), those not used for ``older_than`` seconds, then the least recently
+    used until the blocks of those kept take at most ``max_size`` bytes."""
+    now = time.time() if now is None else now
+    drop: dict[str, tuple[dict, str]] = {}
+    for q in questions:
+        if stale and q["key"] in stale:
+            drop[q["key"]] = (q, f"stale: {stale[q['key']]}")
+        elif older_than is not None and q["used"] < now - older_than:
+            drop[q["key"]] = (q, f"not used for {(now - q['used']) / 86400:,.1f} days")
+    if max_size is not None:
+        kept = sorted((q for q in questions if q["key"] not in drop),
+                      key=lambda q: (q["used"], q["key"]))
+        size = sum(q["bytes"] for q in kept)
+        for q in kept:
+            if size <= max_size:
+                break
+            drop[q["key"]] = (q, "least recently used, beyond the size limit")
+            size -= q["bytes"]
+    return [drop[q["key"]] for q in questions if q["key"] in drop]
+
+
+def drop_questions(store: Store, keys: list[str]) -> int:
+    """Forget every question of ``keys`` with its blocks, remove the folders left empty and
+    compact the registry; the blocks' bytes freed."""
+    freed = sum(store.forget(key) for key in keys)
+    for key in keys:
+        shard = store.root / BLOCKS / key[:2]
+        try:
+            if shard.is_dir() and not shard.is_symlink() and not any(shard.iterdir()):
+                shard.rmdir()
+        except OSError:
+            pass
+    conn = store._connect(create=False)
+    if keys and conn is not None:
+        try:
+            conn.execute("VACUUM")
+        except sqlite3.Error:
+            pass
+    return freed

@@ -17,7 +17,7 @@ until the work it describes has succeeded.
 """
 
 # Each command module registers its commands as it is imported: in this order, the order
-# `rumsim --help` lists them (plan, a group of subcommands, comes last).
+# `rumsim --help` lists them (plan and store, groups of subcommands, come last).
 from reports.cli.commands.listing import games, play, rules  # noqa: I001
 from reports.cli.commands.run import run
 from reports.cli.commands.thresholds import thresholds
@@ -31,8 +31,10 @@ from reports.cli.commands.train import train
 from reports.cli.commands.report import report
 from reports.cli.commands.bench import bench
 from reports.cli.commands.plan import plan_seats
+from reports.cli.commands.store import store_gc, store_ls, store_show, store_verify
 from reports.cli.entry import main
 from reports.cli.options import app
 
 __all__ = ["app", "main", "games", "rules", "play", "run", "thresholds", "seats", "plan_seats",
-           "variants", "tune", "matchup", "ladder", "restrict", "train", "report", "bench"]
+           "variants", "tune", "matchup", "ladder", "restrict", "train", "report", "bench",
+           "store_ls", "store_show", "store_verify", "store_gc"]
