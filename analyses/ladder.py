@@ -214,6 +214,38 @@ class ScoreLadderTally:
         return self
 
 
+def verify_differences(d, centre: float, games: int) -> None:
+    """Refuse a stored :class:`DealDifferences` that is not of ``games`` deals around
+    ``centre`` (its sums whole gains and losses: what ``merge`` adds)."""
+    if type(d) is not DealDifferences or d.centre != centre or d.n != games:
+        raise ValueError(f"not a tally of {games} deals' differences")
+    if not isinstance(d.sums, list) or len(d.sums) != 2 or any(
+            not isinstance(part, list) or len(part) != 3
+            or any(type(x) is not int or x < 0 for x in part) for part in d.sums):
+        raise ValueError("its sums are not whole gains and losses")
+
+
+def verify_score_ladder(tally, policies: Sequence[str], games: int,
+                        groups: int = GROUPS, column: str = "score_0") -> None:
+    """Refuse a stored :class:`ScoreLadderTally` that is not of ``policies`` over ``games``
+    deals (its type, policies, groups, column, the shape of its sums and the deals each
+    counts)."""
+    policies = tuple(policies)
+    if type(tally) is not ScoreLadderTally or tally.policies != policies \
+            or tally.groups != groups or tally.column != column:
+        raise ValueError("not a score ladder of these policies")
+    s = tally.sums
+    if not isinstance(s, np.ndarray) or s.dtype != np.float64 \
+            or s.shape != (groups, len(policies) - 1, 8):
+        raise ValueError("its sums are not one per group, rung and moment")
+    if np.any(s[:, :, 0].sum(axis=0) != games) or s[:, :, 0].min() < 0:
+        raise ValueError(f"its sums count other than {games} deals")
+    if not isinstance(tally.leads, list) or len(tally.leads) != len(policies) - 1:
+        raise ValueError("not one score lead per rung")
+    for d in tally.leads:
+        verify_differences(d, 0.0, games)
+
+
 def variance_shares(m: np.ndarray) -> np.ndarray:
     """(deal, policy, rest) shares of a game's score variance from one rung's sums
     (n, Σa, Σb, Σa², Σb², Σab): the two-way ANOVA variance components over their total.

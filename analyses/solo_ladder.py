@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from analyses import convergence
-from analyses.ladder import LadderAnswer, ScoreLadderTally, score_ladder
+from analyses.ladder import LadderAnswer, ScoreLadderTally, score_ladder, verify_score_ladder
 from analyses.stats import (
     CONFIDENCE,
     Interval,
@@ -37,6 +37,7 @@ from analyses.thresholds import (
     band_shares,
     calibration,
     target_distance_interval,
+    verify_accumulator,
 )
 from simulate.codec import storable
 
@@ -80,6 +81,20 @@ class SoloLadderTally:
                 self.above[r] += int(np.count_nonzero(y > x))
         return self
 
+    def merge(self, other: SoloLadderTally) -> SoloLadderTally:
+        """Add a tally of the same ladder over other deals (a block's,
+        :class:`SoloLadderParts`): the same answer as one tally fed both, exactly where the
+        sums are exact (the score histograms, the leads, the counts above the ceiling), else
+        to floating-point rounding (the moments of whole scores, exact below 2^53)."""
+        if (other.rungs, other.ceiling) != (self.rungs, self.ceiling):
+            raise ValueError("cannot merge tallies of other ladders")
+        self.scores.merge(other.scores)
+        self.bands = [mine.merge(theirs)
+                      for mine, theirs in zip(self.bands, other.bands, strict=True)]
+        self.against += other.against
+        self.above += other.above
+        return self
+
     @property
     def deals(self) -> int:
         return self.bands[0].n
@@ -118,6 +133,56 @@ class SoloLadderTally:
                                         unit="points")
         return SoloLadderAnswer(self.rungs, self.ceiling, self.deals, pd.DataFrame(rows),
                                 score_ladder(self.scores, confidence), ceiling, converged)
+
+
+@storable
+@dataclass(frozen=True)
+class SoloLadderParts:
+    """One block's :class:`SoloLadderTally`, made where the block is played (a run's
+    ``part`` over the frames of :func:`seatings`); the run merges them in block order
+    (``on_part=tally.merge``) and the run store keeps them (``simulate.store``). Data only:
+    the rungs' labels and the ceiling's policy (None: no ceiling)."""
+
+    rungs: tuple[str, ...]
+    ceiling: str | None = None
+
+    # The version of what the run store keeps of a block (bump it when what
+    # ``SoloLadderTally`` keeps changes). A class attribute, not a field.
+    store_version = 1
+
+    @classmethod
+    def of(cls, rungs: Sequence[str], ceiling: str | None = None) -> SoloLadderParts:
+        return cls(tuple(rungs), ceiling)
+
+    def tally(self) -> SoloLadderTally:
+        """An empty tally of this ladder (what the run's blocks are merged into)."""
+        return SoloLadderTally(self.rungs, self.ceiling)
+
+    def __call__(self, frames) -> SoloLadderTally:
+        return self.tally().add(frames)
+
+    def verify(self, result, games: int) -> None:
+        """Refuse a stored block that cannot be this ladder's tally of ``games`` deals."""
+        if type(result) is not SoloLadderTally:
+            raise ValueError("not a solo ladder tally")
+        if (result.rungs, result.ceiling) != (self.rungs, self.ceiling):
+            raise ValueError("a tally of another ladder (rungs or ceiling)")
+        k = len(self.rungs)
+        verify_score_ladder(result.scores, self.rungs, games)
+        if not isinstance(result.bands, list) or len(result.bands) != k:
+            raise ValueError("not one score histogram per rung")
+        for acc in result.bands:
+            verify_accumulator(acc, games)
+        against, above = result.against, result.above
+        if not isinstance(against, np.ndarray) or against.shape != (k, 6) \
+                or against.dtype != np.float64 \
+                or not isinstance(above, np.ndarray) or above.shape != (k,) \
+                or above.dtype.kind not in "iu":
+            raise ValueError("its ceiling sums are not one row per rung")
+        counted = games if self.ceiling is not None else 0
+        if np.any(against[:, 0] != counted) or above.min() < 0 or above.max() > counted \
+                or (self.ceiling is None and np.any(against != 0)):
+            raise ValueError(f"its ceiling sums count other than {counted} deals")
 
 
 @dataclass

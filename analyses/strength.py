@@ -27,9 +27,9 @@ import pandas as pd
 
 from analyses import convergence, ratings
 from analyses.deals import DealDifferences
-from analyses.ladder import LadderAnswer, ladder
-from analyses.matchup import MatchupTally, rotations
-from analyses.seats import DEFAULT_MARGIN, SeatAnswer, SeatParts, SeatTally
+from analyses.ladder import LadderAnswer, ladder, verify_differences
+from analyses.matchup import MatchupTally, _Moments, rotations
+from analyses.seats import DEFAULT_MARGIN, LevelTally, SeatAnswer, SeatParts, SeatTally
 from analyses.stats import CONFIDENCE
 from simulate.codec import storable
 
@@ -98,6 +98,25 @@ class StrengthTally:
                 self.heads[k - 1].add(frames[at:at + self.players])
         return self
 
+    def merge(self, other: StrengthTally) -> StrengthTally:
+        """Add a tally of the same ladder over other deals (a block's, :class:`StrengthParts`):
+        the same answer as one tally fed both, exactly where its sums are exact (the head to
+        heads and the changes), else to floating-point rounding (the seat sums, which hold
+        whole wins and split ties)."""
+        if (other.rungs, other.players, other.views, other.parts.place_pattern,
+                len(other.heads)) != (self.rungs, self.players, self.views,
+                                      self.parts.place_pattern, len(self.heads)):
+            raise ValueError("cannot merge tallies of other ladders")
+        for mine, theirs in zip(self.by_seat, other.by_seat, strict=True):
+            mine.merge(theirs)
+        if self.by_place is not None:
+            for mine, theirs in zip(self.by_place, other.by_place, strict=True):
+                mine.merge(theirs)
+        for mine, theirs in zip([*self.heads, *self.changes], [*other.heads, *other.changes],
+                                strict=True):
+            mine.merge(theirs)
+        return self
+
     def _first_wins(self, frame: pd.DataFrame) -> np.ndarray:
         """Each game's win of the player first in turn order (seat 0, or the game's
         turn-order place 0)."""
@@ -135,6 +154,108 @@ class StrengthTally:
         return StrengthAnswer(self.rungs, self.players, self.deals, seats, places,
                               ladder(heads), chain.table() if chain else None, chain, changes,
                               verdict)
+
+
+@storable
+@dataclass(frozen=True)
+class StrengthParts:
+    """One block's :class:`StrengthTally`, made where the block is played (a run's ``part``
+    over the frames of :func:`seatings`); the run merges them in block order
+    (``on_part=tally.merge``), and the run store keeps them (``simulate.store``). Data
+    only: the ladder's rungs (labels), players, seat views as (name, column pattern) pairs,
+    the turn-order column pattern, and whether the head to heads are played."""
+
+    rungs: tuple[str, ...]
+    players: int
+    views: tuple[tuple[str, str], ...] = ()
+    place_pattern: str | None = None
+    heads: bool = True
+
+    # The version of what the run store keeps of a block (bump it when what
+    # ``StrengthTally`` keeps changes). A class attribute, not a field.
+    store_version = 1
+
+    @classmethod
+    def of(cls, rungs: Sequence[str], players: int, views: dict[str, str] | None = None,
+           place_pattern: str | None = None, heads: bool = True) -> StrengthParts:
+        """The part of the ladder a :class:`StrengthTally` of the same arguments tallies."""
+        return cls(tuple(rungs), int(players), tuple((views or {}).items()), place_pattern,
+                   bool(heads))
+
+    def tally(self) -> StrengthTally:
+        """An empty tally of this ladder (what the run's blocks are merged into)."""
+        return StrengthTally(self.rungs, self.players, dict(self.views), self.place_pattern,
+                             self.heads)
+
+    def __call__(self, frames) -> StrengthTally:
+        return self.tally().add(frames)
+
+    def verify(self, result, games: int) -> None:
+        """Refuse a stored block that cannot be this ladder's tally of ``games`` deals."""
+        if type(result) is not StrengthTally:
+            raise ValueError("not a strength ladder tally")
+        k, p = len(self.rungs), self.players
+        if (result.rungs, result.players) != (self.rungs, p) \
+                or result.views != dict(self.views):
+            raise ValueError("a tally of another ladder (rungs, players or seat views)")
+        if not isinstance(result.parts, SeatParts) or result.parts != SeatParts(
+                p, self.views, self.place_pattern):
+            raise ValueError("a tally of another ladder (its seat parts)")
+        by_place = result.by_place
+        if not isinstance(result.by_seat, list) or len(result.by_seat) != k \
+                or (by_place is None) != (self.place_pattern is None) \
+                or (by_place is not None and (not isinstance(by_place, list)
+                                              or len(by_place) != k)):
+            raise ValueError("not one seat tally per rung")
+        for r in range(k):
+            result.parts.verify((result.by_seat[r], None if by_place is None else by_place[r]),
+                                games)
+            _verify_views(result.by_seat[r], self.views, p, games)
+        heads = k - 1 if self.heads else 0
+        if not isinstance(result.heads, list) or len(result.heads) != heads:
+            raise ValueError("not one head to head per rung above the first")
+        for h in result.heads:
+            _verify_matchup(h, p, games)
+        if not isinstance(result.changes, list) or len(result.changes) != k - 1:
+            raise ValueError("not one change per rung above the first")
+        for c in result.changes:
+            verify_differences(c, 0.0, games)
+
+
+def _verify_views(tally: SeatTally, views: tuple[tuple[str, str], ...], players: int,
+                  games: int) -> None:
+    if tally.sequences != {} or tally.plan is not None:
+        raise ValueError("a sequential seat tally (the ladder keeps none)")
+    if not isinstance(tally.by_view, dict) or set(tally.by_view) != {n for n, _ in views}:
+        raise ValueError("its seat views are not this ladder's")
+    for level in tally.by_view.values():
+        if type(level) is not LevelTally or not isinstance(level.k, int) or level.k < 0:
+            raise ValueError("a seat view that is not a tally of levels")
+        vectors = (level.count, level.wins, level.squares)
+        squares = tuple(level.cross.get(key) for key in ("ww", "wn", "nn"))
+        if any(not isinstance(a, np.ndarray) or a.shape != (level.k,) for a in vectors) \
+                or set(level.cross) != {"ww", "wn", "nn"} \
+                or any(not isinstance(a, np.ndarray) or a.shape != (level.k, level.k)
+                       for a in squares):
+            raise ValueError("a seat view's arrays are not one per level")
+        if games and abs(level.count.sum() - games * players) > 1e-9:
+            raise ValueError(f"a seat view counts other than {games} deals")
+
+
+def _verify_matchup(m, players: int, games: int) -> None:
+    if type(m) is not MatchupTally or m.players != players or m.by_deal is not True:
+        raise ValueError("not a head to head of this player count, paired by deal")
+    if not isinstance(m.wins, list) or not isinstance(m.leads, list) \
+            or len(m.wins) != players or len(m.leads) != players:
+        raise ValueError("not one tally per focal seat")
+    counted = [(s, games) for s in (*m.wins, *m.leads)]
+    counted += [(m.pooled_wins, players * games), (m.pooled_leads, players * games)]
+    for moments, n in counted:
+        if type(moments) is not _Moments or moments.n != n \
+                or type(moments._total) is not int or type(moments._squares) is not int:
+            raise ValueError(f"a head to head that counts other than {games} deals")
+    verify_differences(m.deal_wins, 1.0 / players, games)
+    verify_differences(m.deal_leads, 0.0, games)
 
 
 @dataclass

@@ -308,6 +308,49 @@ class ThresholdsAccumulator:
         return self
 
 
+def _verify_histogram(hist, games: int, what: str) -> None:
+    if type(hist) is not Histogram or type(hist.low) is not int \
+            or not isinstance(hist.counts, np.ndarray) or hist.counts.dtype != np.int64 \
+            or hist.counts.ndim != 1 or hist.counts.size > MAX_SPAN:
+        raise ValueError(f"its {what} are not a histogram of whole numbers")
+    if (hist.counts.size and hist.counts.min() < 0) or int(hist.counts.sum()) != games:
+        raise ValueError(f"its {what} count other than {games} games")
+
+
+def verify_accumulator(acc, games: int) -> None:
+    """Refuse a stored :class:`ThresholdsAccumulator` that is not a tally of ``games`` games
+    (a block's, made by :class:`ThresholdsPart`): its type, counts and histograms."""
+    if type(acc) is not ThresholdsAccumulator or type(acc.n) is not int or acc.n != games:
+        raise ValueError(f"not a thresholds tally of {games} games")
+    if acc._fed is not True or not isinstance(acc.meta, dict):
+        raise ValueError("a thresholds tally that has not seen its games")
+    _verify_histogram(acc.scores, games, "scores")
+    if acc.turns is not None:
+        _verify_histogram(acc.turns, games, "turns")
+    if acc.stranded is not None and (type(acc.stranded) is not int
+                                     or not 0 <= acc.stranded <= games):
+        raise ValueError(f"its stranded count is not one of {games} games")
+
+
+@storable
+@dataclass(frozen=True)
+class ThresholdsPart:
+    """A block's :class:`ThresholdsAccumulator`, made where the block is played (a run's
+    ``part``; the run merges them in block order), and kept by the run store
+    (``simulate.store``). Holds nothing: the accumulator reads the columns it needs."""
+
+    # The version of what the run store keeps of a block (bump it when what
+    # ``ThresholdsAccumulator`` keeps changes). A class attribute, not a field.
+    store_version = 1
+
+    def __call__(self, frame: pd.DataFrame) -> ThresholdsAccumulator:
+        return ThresholdsAccumulator.of(frame)
+
+    def verify(self, result, games: int) -> None:
+        """Refuse a stored block that cannot be a thresholds tally of ``games`` games."""
+        verify_accumulator(result, games)
+
+
 Run = Results | pd.DataFrame | ThresholdsAccumulator  # what every answer here reads
 
 

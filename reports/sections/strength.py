@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analyses.solo_ladder import SoloLadderAnswer, SoloLadderTally
+from analyses.solo_ladder import SoloLadderAnswer, SoloLadderParts
 from analyses.solo_ladder import seatings as solo_seatings
-from analyses.strength import StrengthAnswer, StrengthTally, seatings
+from analyses.strength import StrengthAnswer, StrengthParts, seatings
 from reports import figures
 from reports._runs import scaled
 from reports.sections import Section
@@ -61,8 +61,11 @@ class Strength(Section):
     def uses(self, meta: dict) -> str | None:
         return None  # plays its own lockstep runs, not the page's planned runs
 
-    def play(self, info, scale: float, backend: str, progress, workers, cluster
-             ) -> StrengthResult:
+    def play(self, info, scale: float, backend: str, progress, workers, cluster,
+             store=None) -> StrengthResult:
+        """Play the ladder at every player count, each block tallied where it is played and
+        merged in order; ``store`` (a ``simulate.store`` store, or None) keeps the blocks
+        and gives back those it holds (the answer is the same either way)."""
         self.function(info)  # refuses a game the analysis does not apply to
         import simulate
 
@@ -74,15 +77,18 @@ class Strength(Section):
             n = scaled(self.deals if main else self.other_deals, scale, 2)
             if p == 1:
                 ceiling = info.extra.get("ceiling")
-                tally = SoloLadderTally(rungs, ceiling)
+                parts = SoloLadderParts.of(rungs, ceiling)
                 arms = solo_seatings(rungs, ceiling)
             else:
-                tally = StrengthTally(rungs, p, info.extra.get("seat_views", {}),
-                                      info.extra.get("turn_order", (None, None))[1], heads=main)
+                parts = StrengthParts.of(rungs, p, info.extra.get("seat_views", {}),
+                                         info.extra.get("turn_order", (None, None))[1],
+                                         heads=main)
                 arms = seatings(rungs, p, heads=main)
+            tally = parts.tally()
             res = simulate.run(info, n, rules=rules, seatings=arms, players=p, seed=self.seed,
                                workers=workers, backend=backend, progress=progress,
-                               cluster=cluster, keep=False, on_chunk=tally.add,
+                               cluster=cluster, keep=False, part=parts, on_part=tally.merge,
+                               store=store,
                                label=f"strength ladder, {p} player{'s' if p > 1 else ''}")
             games += int(res.meta["games"]) * len(arms)
             answers[p] = tally.answer(rules) if p == 1 else tally.answer()

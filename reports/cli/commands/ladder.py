@@ -52,7 +52,7 @@ def ladder(
     """The strength ladder: each rung in every seat and against the rung below on the same
     deals; ratings, the seat answer at every rung, and whether it converged."""
     from analyses.convergence import MARGIN, SOLO_MARGIN
-    from analyses.strength import StrengthTally, seatings
+    from analyses.strength import StrengthParts, seatings
 
     info = get_game(game)
     players = info.check_players(players)
@@ -73,12 +73,14 @@ def ladder(
     output.check_out()
     if solo:
         return _solo(info, names, deals, rules_obj, converge, seed, workers, output, playing)
-    tally = StrengthTally(names, players, info.extra.get("seat_views", {}),
-                          info.extra.get("turn_order", (None, None))[1])
+    # each block is tallied where it is played (and kept in the run store), then merged
+    parts = StrengthParts.of(names, players, info.extra.get("seat_views", {}),
+                             info.extra.get("turn_order", (None, None))[1])
+    tally = parts.tally()
     with playing.games(seed=seed, workers=workers) as play:
         res = play(info, deals, rules=rules_obj, seatings=seatings(names, players),
                    players=players, label=f"{len(names)} rungs in every seating",
-                   on_chunk=tally.add)
+                   part=parts, on_part=tally.merge)
     if not res.meta["games"]:
         raise Interrupted("stopped before any deal finished, so there is no ladder to show")
     partial = None
@@ -95,15 +97,17 @@ def ladder(
 
 def _solo(info, names, deals, rules_obj, converge, seed, workers, output, playing) -> None:
     """A solo game's ladder: every rung (and the game's ceiling) on the same deals."""
-    from analyses.solo_ladder import SoloLadderTally, seatings
+    from analyses.solo_ladder import SoloLadderParts, seatings
 
     ceiling = info.extra.get("ceiling")
     if ceiling is not None:
         ceiling = info.policy(ceiling).label()
-    tally = SoloLadderTally(names, ceiling)
+    parts = SoloLadderParts.of(names, ceiling)
+    tally = parts.tally()
     with playing.games(seed=seed, workers=workers) as play:
         res = play(info, deals, rules=rules_obj, seatings=seatings(names, ceiling), players=1,
-                   label=f"{len(names)} rungs on the same deals", on_chunk=tally.add)
+                   label=f"{len(names)} rungs on the same deals", part=parts,
+                   on_part=tally.merge)
     if not res.meta["games"]:
         raise Interrupted("stopped before any deal finished, so there is no ladder to show")
     partial = None

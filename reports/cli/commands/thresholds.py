@@ -53,7 +53,7 @@ def thresholds(
                 total[0] = total[0].merge(part)
             try:
                 res = play(info, count, rules=rules_obj, policies=(pol,), label=pol.label(),
-                           part=th.ThresholdsAccumulator.of, on_part=take)
+                           part=th.ThresholdsPart(), on_part=take)
             except Interrupted:  # stopped between two runs: this one and the rest not played
                 not_played = [p.label() for p in chosen[i:]]
                 break
