@@ -33,6 +33,19 @@ from analyses.seats import DEFAULT_MARGIN, LevelTally, SeatAnswer, SeatParts, Se
 from analyses.stats import CONFIDENCE
 from simulate.codec import storable
 
+# Deals a block of a ladder run with a slow (search) rung holds, on every path that plays a
+# ladder (rumsim ladder, the pages' section, make evidence): one grid of blocks, so each can
+# take the others' stored blocks (simulate.store keys a block by its game range). A block's
+# tally does not grow with its deals, so larger blocks make a smaller store (about 25 KB a
+# block); 256 deals of the slowest ladder take about half a minute on 2 cores. A ladder of
+# fast rungs keeps the runner's default (thousands of deals a block).
+LADDER_BLOCK = 256
+
+
+def ladder_block(info, rungs: Sequence[str]) -> int | None:
+    """The block size of a ladder of ``rungs`` (None: the runner's default)."""
+    return LADDER_BLOCK if any(info.policy(r).spec.slow for r in rungs) else None
+
 
 def seatings(rungs: Sequence[str], players: int, heads: bool = True) -> list[tuple[str, ...]]:
     """Every seating the ladder plays on each deal: each rung in every seat, then (with

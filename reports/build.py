@@ -74,9 +74,12 @@ def report_command(out_dir: str | Path, games: Sequence[str], scale: float = 1.0
 def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale: float = 1.0,
                  progress: bool | None = None, backend: str = "fast",
                  workers: int | None = None, command: str | None = None,
-                 cluster=None, command_all: str | None = None) -> list[Path]:
+                 cluster=None, command_all: str | None = None, store=None) -> list[Path]:
     """Build the pages of ``games`` (default: every game with a page) into ``out_dir``.
 
+    ``store``: where the sections that play their own runs take and keep blocks (a
+    ``simulate.store`` store, or ``reports.evidence.stores()``: the shipped evidence, then
+    the user's run store); None plays everything.
     ``cluster``: a Dask backend (``simulate.cluster``) to play the runs on (None: here).
     ``scale`` multiplies every page's game counts (1.0: the full report);
     ``backend='reference'`` is for tests and checks at a tiny scale.
@@ -102,7 +105,7 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
     built: list[str] = []
     with _engines_ahead(names, backend, cluster, progress) as ahead:
         stopped = _build_pages(names, out, out_dir, scale, backend, progress, workers, command,
-                               cluster, ahead, written, built)
+                               cluster, ahead, written, built, store)
     not_built = [n for n in names if n not in built]
     # Pages built earlier into the same folder stay linked from the index, said as such when
     # this build was stopped before rebuilding them.
@@ -148,7 +151,7 @@ def build_report(out_dir: str | Path, games: Sequence[str] | None = None, scale:
 
 
 def _build_pages(names, out, out_dir, scale, backend, progress, workers, command, cluster,
-                 ahead, written, built) -> Interrupted | None:
+                 ahead, written, built, store=None) -> Interrupted | None:
     """Build and write each page in turn (``written``/``built`` grow as they finish); the
     interruption that stopped the build, or None."""
     for name in names:
@@ -163,7 +166,8 @@ def _build_pages(names, out, out_dir, scale, backend, progress, workers, command
         cut_before = len(flag.cut) if flag is not None else 0
         try:
             page = PAGES[name].build(scale=scale, backend=backend, progress=progress,
-                                     workers=workers, command=cmd, cluster=cluster)
+                                     workers=workers, command=cmd, cluster=cluster,
+                                     store=store)
             if flag is not None and len(flag.cut) > cut_before:  # a run outside _runs.play
                 run = flag.cut[-1]
                 raise Interrupted(f"run {run['label']} of the {get_game(name).title} page "

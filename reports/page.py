@@ -99,14 +99,16 @@ class GamePage:
 
     def build(self, scale: float = 1.0, backend: str = "fast", progress: bool | None = None,
               workers: int | None = None, command: str | None = None,
-              cluster=None) -> PageOutput:
-        """Play the plan at ``scale`` (here, or on a Dask ``cluster``) and render the page."""
+              cluster=None, store=None) -> PageOutput:
+        """Play the plan at ``scale`` (here, or on a Dask ``cluster``) and render the page;
+        ``store`` is handed to the sections that play their own runs."""
         started = time.perf_counter()
         results = self.run_plan(self.plan(scale), backend=backend, progress=progress,
                                 workers=workers, cluster=cluster)
         info = get_game(self.game)
         own = {s.key: a for s in self.sections
-               if (a := s.play(info, scale, backend, progress, workers, cluster)) is not None}
+               if (a := s.play(info, scale, backend, progress, workers, cluster, store=store))
+               is not None}
         return self.render(results, command or f"rumsim report {self.game} --out DIR",
                            started=started, own=own)
 

@@ -187,16 +187,19 @@ def _digest(skeleton: bytes, arrays: list[np.ndarray]) -> str:
     return h.hexdigest()
 
 
-def dumps(obj, header: dict) -> bytes:
-    """The block file's bytes: ``obj`` as arrays and a skeleton, under ``header``."""
+def dumps(obj, header: dict, compress: bool = False) -> bytes:
+    """The block file's bytes: ``obj`` as arrays and a skeleton, under ``header``;
+    ``compress``: deflated (a tally's skeleton shrinks about 4x; rows are left as they are,
+    where compressing would cost more time than it saves)."""
     enc = _Encoder()
     body = json.dumps(enc.value(obj), allow_nan=False).encode()
     head = {"format": FORMAT, "version": VERSION, **header,
             "sha256": _digest(body, enc.arrays)}
     skeleton = json.dumps({"header": head, "body": body.decode()}).encode()
     buf = io.BytesIO()
-    np.savez(buf, **{SKELETON: np.frombuffer(skeleton, dtype=np.uint8)},
-             **{f"a{i}": a for i, a in enumerate(enc.arrays)})
+    (np.savez_compressed if compress else np.savez)(
+        buf, **{SKELETON: np.frombuffer(skeleton, dtype=np.uint8)},
+        **{f"a{i}": a for i, a in enumerate(enc.arrays)})
     return buf.getvalue()
 
 
@@ -271,6 +274,8 @@ def _stored_size(z, name: str) -> int:
         raise BlockError(f"array {name} has no readable header ({type(exc).__name__})") from None
     if dtype.hasobject:
         raise BlockError(f"array {name} holds objects")
+    if any(int(d) < 0 for d in shape):  # numpy's header reader lets one through, and its
+        raise BlockError(f"array {name} has a negative dimension")  # size cancels a huge one's
     count = 1
     for d in shape:
         count *= int(d)

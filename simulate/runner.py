@@ -228,7 +228,7 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
         on_part: Callable[[Any], Any] | None = None,
         cluster=None, checkpoint: Checkpoint | None = None,
         seatings: list | None = None, store=None, more: int | None = None,
-        tell: bool = True) -> Results:
+        all_stored: bool = False, tell: bool = True) -> Results:
     """Play ``n_games`` games and return their outcome rows with metadata.
 
     ``rules``: a Rules object, a dict of overrides, or None (defaults).
@@ -250,8 +250,9 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
     instead of playing them, and keeps the blocks it plays, when ``part`` is a storable tally
     (rows are never stored); the answer is the same as with no store. ``more``: play the games
     the store holds for this question from ``first_game`` (without a gap) and ``more`` after
-    them (``n_games`` is then ignored). ``tell``: say on stderr how many games came from the
-    store.
+    them (``n_games`` is then ignored). ``all_stored``: play at least ``n_games``, and as many
+    as the store holds for this question from ``first_game`` on without a gap (a report takes
+    all the evidence there is). ``tell``: say on stderr how many games came from the store.
 
     Arms in lockstep (``simulate.blocks``): ``rules`` a tuple of rule sets, and optionally
     ``seatings`` a seating per arm (each like ``policies``); each chunk then hands
@@ -301,6 +302,8 @@ def run(game: str | GameInfo, n_games: int, rules=None, policies=None, players: 
             raise UserError("--more adds games to an answer in the run store; this one is not "
                             "stored (no store, or an answer that keeps rows)")
         n_games = pool.prefix(first_game, chunk) + more
+    elif all_stored and pool is not None:
+        n_games = max(n_games, pool.prefix(first_game, chunk))
     if keep and stop_when is None:
         check_memory(n_games, len(columns))
     blocks = Blocks(first_game, n_games, chunk)
@@ -403,8 +406,12 @@ def _in_order(job: Job, blocks: Blocks, where, store, pool=None) -> Iterator[Any
     if store is None and pool is None:
         yield from where.ordered(job, (blocks[i] for i in range(len(blocks))))
         return
-    missing = where.ordered(job, (blocks[i] for i in range(len(blocks))
-                                  if not _stored(blocks[i], i, store, pool)))
+    # Which blocks to play is decided once, before any is taken: a stored block found damaged
+    # below leaves the pool, and a lazily filtered list would then hand the backend that
+    # block again in place of the next missing one (its games counted twice, the other's
+    # never, and saved under the other's range).
+    todo = [blocks[i] for i in range(len(blocks)) if not _stored(blocks[i], i, store, pool)]
+    missing = where.ordered(job, iter(todo))
     try:
         for i in range(len(blocks)):
             block = blocks[i]

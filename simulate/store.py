@@ -160,6 +160,15 @@ def _plain(obj):
 # ---------------------------------------------------------------- the store
 
 
+def _check_tables(conn: sqlite3.Connection) -> None:
+    """Every column the store reads is there: a registry.sqlite of another program (or a
+    damaged one) is then one sqlite3 error when it is opened, not a traceback later."""
+    conn.execute("SELECT key, game, players, question, engine, part, created, used "
+                 "FROM questions LIMIT 0")
+    conn.execute("SELECT key, first, games, sha256, bytes, made, command, seconds, origin "
+                 "FROM blocks LIMIT 0")
+
+
 class Store:
     """One store folder. Opened lazily: nothing is created until a run saves a block."""
 
@@ -187,7 +196,7 @@ class Store:
                 return None
             try:
                 conn = sqlite3.connect(f"file:{db}?mode=ro&immutable=1", uri=True)
-                conn.execute("SELECT count(*) FROM blocks").fetchone()
+                _check_tables(conn)
             except sqlite3.Error as exc:
                 raise UserError(f"{self.name}: {REGISTRY} cannot be read ({exc})") from None
             self._db = conn
@@ -206,6 +215,13 @@ class Store:
         try:
             conn = sqlite3.connect(str(db), timeout=60, isolation_level=None)
             conn.execute("PRAGMA busy_timeout = 60000")
+            tables = {t for (t,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables - {"questions", "blocks", "meta"}:  # another program's: never written
+                conn.close()
+                raise UserError(f"run store {self.root}: {REGISTRY} is not a rumsim registry "
+                                "(it holds tables of another program); give another --store "
+                                "folder or --no-store")
             conn.executescript(_TABLES)
             row = conn.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
             if row is None:
@@ -213,11 +229,12 @@ class Store:
             elif row[0] != str(SCHEMA):
                 raise UserError(f"run store {self.root} has schema {row[0]}, not {SCHEMA}; "
                                 "give another --store folder")
+            _check_tables(conn)
         except sqlite3.OperationalError as exc:
             if "readonly" in str(exc) or "read-only" in str(exc) or "unable to open" in str(exc):
                 try:  # a store we may read but not write: take its blocks, add none
                     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=60)
-                    conn.execute("SELECT count(*) FROM blocks").fetchone()
+                    _check_tables(conn)
                 except sqlite3.Error:
                     self._disable(f"cannot be opened ({exc})")
                     return None
@@ -280,7 +297,9 @@ class Store:
         conn = self._connect(create=False)
         if conn is None:
             return {}
-        rows = conn.execute("SELECT first, games, sha256 FROM blocks WHERE key = ?", (key,))
+        # a row whose range is not whole numbers (an edited registry) names no block
+        rows = conn.execute("SELECT first, games, sha256 FROM blocks WHERE key = ? AND "
+                            "typeof(first) = 'integer' AND typeof(games) = 'integer'", (key,))
         return {(int(a), int(b)): str(h) for a, b, h in rows}
 
     def save(self, pool: Pool, first: int, games: int, result: Any,
@@ -295,7 +314,7 @@ class Store:
 
         path = self.block_path(pool.key, first, games)
         try:
-            data = codec.dumps(result, pool.header(first, games))
+            data = codec.dumps(result, pool.header(first, games), compress=True)
             self._real_folder(path.parent, make=True)
             _atomic_write(path, data)
             now = time.time()
@@ -319,8 +338,12 @@ class Store:
         what the registry says it is."""
         path = self.block_path(pool.key, first, games)
         try:
+            self._real_folder(path.parent, make=False)  # never read through a linked folder
             if path.is_symlink() or not path.is_file():
                 raise codec.BlockError("missing, or not a regular file")
+            if path.stat().st_size > codec.MAX_BYTES:  # a planted (sparse) file: never read
+                raise codec.BlockError(f"it is larger than any block ({codec.MAX_BYTES:,} "
+                                       "bytes)")
             data = path.read_bytes()
             if hashlib.sha256(data).hexdigest() != sha:
                 raise codec.BlockError("its SHA-256 is not the registry's")
@@ -345,6 +368,7 @@ class Store:
                              (key, int(first), int(games)))
             path = self.block_path(key, first, games)
             if not self.readonly and (path.is_symlink() or path.is_file()):
+                self._real_folder(path.parent, make=False)  # never unlink through a link
                 path.unlink()
         except (OSError, sqlite3.Error):
             pass

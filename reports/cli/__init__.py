@@ -32,9 +32,11 @@ from reports.cli.commands.report import report
 from reports.cli.commands.bench import bench
 from reports.cli.commands.plan import plan_seats
 from reports.cli.commands.store import store_gc, store_ls, store_show, store_verify
+from reports.cli.commands.evidence import evidence_check, evidence_ls, evidence_make
 from reports.cli.entry import main
 from reports.cli.options import app
 
 __all__ = ["app", "main", "games", "rules", "play", "run", "thresholds", "seats", "plan_seats",
            "variants", "tune", "matchup", "ladder", "restrict", "train", "report", "bench",
-           "store_ls", "store_show", "store_verify", "store_gc"]
+           "store_ls", "store_show", "store_verify", "store_gc", "evidence_make", "evidence_ls",
+           "evidence_check"]

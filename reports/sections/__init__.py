@@ -59,9 +59,11 @@ class Section:
     def analyse(self, info, results: Mapping[str, Any]) -> Any:
         raise NotImplementedError
 
-    def play(self, info, scale: float, backend: str, progress, workers, cluster) -> Any:
+    def play(self, info, scale: float, backend: str, progress, workers, cluster,
+             store=None) -> Any:
         """What a section plays itself, beyond the page's planned runs (a race, whose runs
-        depend on what it sees): its answer, used instead of ``analyse``; None: nothing."""
+        depend on what it sees): its answer, used instead of ``analyse``; None: nothing.
+        ``store``: a run store its storable runs may take blocks from and keep them in."""
         return None
 
     def uses(self, meta: dict) -> str | None:

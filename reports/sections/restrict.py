@@ -44,8 +44,8 @@ class Restrict(Section):
     def uses(self, meta: dict) -> str | None:
         return None  # plays its own lockstep run, not the page's planned runs
 
-    def play(self, info, scale: float, backend: str, progress, workers, cluster
-             ) -> RestrictResult:
+    def play(self, info, scale: float, backend: str, progress, workers, cluster,
+             store=None) -> RestrictResult:
         self.function(info)  # refuses a game the analysis does not apply to
         import functools
 

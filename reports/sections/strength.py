@@ -14,13 +14,13 @@ convergence verdict. Its first sentence leads the page's answer (``lead``) and t
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
 from analyses.solo_ladder import SoloLadderAnswer, SoloLadderParts
 from analyses.solo_ladder import seatings as solo_seatings
-from analyses.strength import StrengthAnswer, StrengthParts, seatings
+from analyses.strength import StrengthAnswer, StrengthParts, ladder_block, seatings
 from reports import figures
 from reports._runs import scaled
 from reports.sections import Section
@@ -29,7 +29,9 @@ from reports.words import percent_interval
 
 @dataclass
 class StrengthResult:
-    """The ladder's answer per player count (main first), its games and its time."""
+    """The ladder's answer per player count (main first), its games and its time; per
+    player count where its deals came from (``sources``: the shipped evidence, the run
+    store, played now) and whether the shipped evidence was stale."""
 
     answers: dict[int, StrengthAnswer | SoloLadderAnswer]
     main: int
@@ -37,17 +39,37 @@ class StrengthResult:
     seconds: float
     seed: int
     commands: dict[int, str]
+    sources: dict[int, dict[str, int]] = field(default_factory=dict)
+    stale: dict[int, bool] = field(default_factory=dict)
+    origins: dict[int, list[str]] = field(default_factory=dict)
 
     @property
     def lead(self):
         return self.answers[self.main]
 
 
+@dataclass
+class MainRun:
+    """One player count's ladder run (``Strength.run_one``): its answer, time, the deals
+    played now and where the others came from."""
+
+    answer: StrengthAnswer | SoloLadderAnswer
+    deals: int
+    arms: int
+    seconds: float
+    played: int
+    sources: dict[str, int]
+    store_key: str | None
+    command: str
+
+
 @dataclass(frozen=True)
 class Strength(Section):
     """The page's strength ladder: ``rungs`` (labels, weakest first) at ``players`` (the
     first is the main count, with head to heads), ``deals`` at the main count and
-    ``other_deals`` at the others, at scale 1."""
+    ``other_deals`` at the others, at scale 1. ``evidence_deals``: the deals at the main
+    count that ``make evidence`` plays into the shipped evidence pack (``reports.evidence``),
+    which the page then takes whole."""
 
     rungs: tuple[str, ...]
     players: tuple[int, ...]
@@ -55,6 +77,7 @@ class Strength(Section):
     other_deals: int
     preset: str = "standard"
     seed: int = 0
+    evidence_deals: int = 0
 
     key = "strength"
 
@@ -65,37 +88,81 @@ class Strength(Section):
              store=None) -> StrengthResult:
         """Play the ladder at every player count, each block tallied where it is played and
         merged in order; ``store`` (a ``simulate.store`` store, or None) keeps the blocks
-        and gives back those it holds (the answer is the same either way)."""
+        and gives back those it holds (the answer is the same either way). At the main
+        player count the page takes every deal the store holds (the shipped evidence)."""
         self.function(info)  # refuses a game the analysis does not apply to
-        import simulate
-
-        rules = info.rules_cls.from_overrides(info.rules_cls.preset(self.preset))
-        rungs = tuple(info.policy(r).label() for r in self.rungs)
-        started, games, answers, commands = time.perf_counter(), 0, {}, {}
+        started, games = time.perf_counter(), 0
+        result = StrengthResult({}, self.players[0], 0, 0.0, self.seed, {})
         for k, p in enumerate(self.players):
             main = k == 0
             n = scaled(self.deals if main else self.other_deals, scale, 2)
-            if p == 1:
-                ceiling = info.extra.get("ceiling")
-                parts = SoloLadderParts.of(rungs, ceiling)
-                arms = solo_seatings(rungs, ceiling)
-            else:
-                parts = StrengthParts.of(rungs, p, info.extra.get("seat_views", {}),
-                                         info.extra.get("turn_order", (None, None))[1],
-                                         heads=main)
-                arms = seatings(rungs, p, heads=main)
-            tally = parts.tally()
-            res = simulate.run(info, n, rules=rules, seatings=arms, players=p, seed=self.seed,
-                               workers=workers, backend=backend, progress=progress,
-                               cluster=cluster, keep=False, part=parts, on_part=tally.merge,
-                               store=store,
-                               label=f"strength ladder, {p} player{'s' if p > 1 else ''}")
-            games += int(res.meta["games"]) * len(arms)
-            answers[p] = tally.answer(rules) if p == 1 else tally.answer()
-            commands[p] = (f"rumsim ladder {info.name} --players {p} -n {n} --seed {self.seed} "
-                           f"--preset {self.preset} --rungs {','.join(rungs)}")
-        return StrengthResult(answers, self.players[0], games, time.perf_counter() - started,
-                              self.seed, commands)
+            one = self.run_one(info, p, n, main, store=store, backend=backend,
+                               progress=progress, workers=workers, cluster=cluster,
+                               all_stored=main)
+            games += one.deals * one.arms
+            result.answers[p] = one.answer
+            result.commands[p] = one.command
+            result.sources[p] = {**one.sources, "played now": one.played}
+            if main and store is not None:
+                from reports import evidence
+
+                result.stale[p] = evidence.stale(info, self._job(info, p, True))
+                result.origins[p] = evidence.origins(one.store_key)
+        result.games = games
+        result.seconds = time.perf_counter() - started
+        return result
+
+    def _arms(self, info, players: int, main: bool):
+        rungs = tuple(info.policy(r).label() for r in self.rungs)
+        if players == 1:
+            ceiling = info.extra.get("ceiling")
+            return rungs, SoloLadderParts.of(rungs, ceiling), solo_seatings(rungs, ceiling)
+        parts = StrengthParts.of(rungs, players, info.extra.get("seat_views", {}),
+                                 info.extra.get("turn_order", (None, None))[1], heads=main)
+        return rungs, parts, seatings(rungs, players, heads=main)
+
+    def _job(self, info, players: int, main: bool):
+        """The run's job (what the store keys), without playing it."""
+        from simulate.blocks import Job
+        from simulate.runner import resolve
+
+        rules = info.rules_cls.from_overrides(info.rules_cls.preset(self.preset))
+        _, parts, arms = self._arms(info, players, main)
+        seated = tuple(resolve(info, rules, a, players)[2] for a in arms)
+        return Job(info.name, (rules,) * len(arms), seated, players, self.seed, "fast", parts)
+
+    def run_one(self, info, players: int, deals: int, main: bool, store=None,
+                backend: str = "fast", progress=None, workers=None, cluster=None,
+                all_stored: bool = False) -> MainRun:
+        """One player count's ladder on ``deals`` deals (with ``all_stored``: at least, and
+        every deal ``store`` holds for it)."""
+        import simulate
+
+        rules = info.rules_cls.from_overrides(info.rules_cls.preset(self.preset))
+        rungs, parts, arms = self._arms(info, players, main)
+        tally = parts.tally()
+        started = time.perf_counter()
+        res = simulate.run(info, deals, rules=rules, seatings=arms, players=players,
+                           seed=self.seed, workers=workers, backend=backend,
+                           progress=progress, cluster=cluster, keep=False, part=parts,
+                           on_part=tally.merge, store=store, all_stored=all_stored,
+                           chunk_size=ladder_block(info, rungs),
+                           label=f"strength ladder, {players} "
+                                 f"player{'s' if players > 1 else ''}")
+        n = int(res.meta["games"])
+        stored = res.meta.get("store", {})
+        taken = dict(stored.get("sources", {}))
+        answer = tally.answer(rules) if players == 1 else tally.answer()
+        command = (f"rumsim ladder {info.name} --players {players} -n {n} --seed {self.seed} "
+                   f"--preset {self.preset} --rungs {','.join(rungs)}")
+        return MainRun(answer, n, len(arms), time.perf_counter() - started,
+                       n - sum(taken.values()), taken, stored.get("key"), command)
+
+    def main_run(self, info, deals: int, store=None, cluster=None, progress=None,
+                 workers=None) -> MainRun:
+        """The main player count's ladder on ``deals`` deals (``make evidence``)."""
+        return self.run_one(info, self.players[0], deals, True, store=store, cluster=cluster,
+                            progress=progress, workers=workers)
 
     def analyse(self, info, results) -> None:
         return None  # a page rendered from runs alone has no ladder
@@ -118,6 +185,7 @@ class Strength(Section):
         first = result.lead
         if isinstance(first, SoloLadderAnswer):
             self._write_solo(page, first)
+            self._write_sources(page, result, result.main)
         else:
             self._write_seats(page, result)
         page.paragraph(f"The ladder played {result.games:,} games in {result.seconds:,.0f} s "
@@ -160,6 +228,12 @@ class Strength(Section):
                        caption=f"{p} players, {a.deals:,} deals" +
                        (" (with head to heads and ratings)" if "rating" in t else ""))
             page.bullets([a.skilled_sentence(), a.converged.sentence()], css="answer")
+            self._write_sources(page, result, p)
+
+    def _write_sources(self, page, result: StrengthResult, players: int) -> None:
+        sentence = sources_sentence(result, players)
+        if sentence:
+            page.paragraph(sentence, css="note")
 
     def _write_solo(self, page, a: SoloLadderAnswer) -> None:
         t = a.table()
@@ -210,6 +284,28 @@ class Strength(Section):
                 e = a.first[-1].headline
                 parts.append(f"{p}p {a.rungs[-1]}: {_pp(*e)}, {a.converged.state}")
         return "; ".join(parts)
+
+
+def sources_sentence(result: StrengthResult, players: int) -> str | None:
+    """Where a player count's deals came from: the shipped evidence (and what made it), the
+    run store, played for this page; and whether the shipped evidence was stale."""
+    sources = {k: v for k, v in result.sources.get(players, {}).items() if v}
+    if not sources:
+        return None
+    total = sum(sources.values())
+    names = {"played now": "played for this page"}
+    text = (f"{players} player{'s' if players > 1 else ''}: these {total:,} deals are "
+            + ", ".join(f"{g:,} {'from ' if k != 'played now' else ''}{names.get(k, k)}"
+                        for k, g in sources.items()))
+    origins = result.origins.get(players)
+    if origins and any(k == "the shipped evidence" for k in sources):
+        text += f" (the shipped evidence was made by {'; '.join(origins)})"
+    text += "."
+    if result.stale.get(players):
+        text += (" The shipped evidence for this ladder is stale: the game's engine has changed "
+                 "since `make evidence` played it, so none of it was used; `make evidence` "
+                 "plays it again.")
+    return text
 
 
 def _pp(x: float, low: float, high: float) -> str:

@@ -97,8 +97,8 @@ class Tune(Section):
     def uses(self, meta: dict) -> str | None:
         return None  # plays its own races, not the page's planned runs
 
-    def play(self, info, scale: float, backend: str, progress, workers, cluster
-             ) -> list[TuneResult]:
+    def play(self, info, scale: float, backend: str, progress, workers, cluster,
+             store=None) -> list[TuneResult]:
         """Ask every question at ``scale`` (each budget at least what its race needs)."""
         cls = info.rules_cls
         out = []

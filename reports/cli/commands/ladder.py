@@ -52,7 +52,7 @@ def ladder(
     """The strength ladder: each rung in every seat and against the rung below on the same
     deals; ratings, the seat answer at every rung, and whether it converged."""
     from analyses.convergence import MARGIN, SOLO_MARGIN
-    from analyses.strength import StrengthParts, seatings
+    from analyses.strength import StrengthParts, ladder_block, seatings
 
     info = get_game(game)
     players = info.check_players(players)
@@ -80,7 +80,7 @@ def ladder(
     with playing.games(seed=seed, workers=workers) as play:
         res = play(info, deals, rules=rules_obj, seatings=seatings(names, players),
                    players=players, label=f"{len(names)} rungs in every seating",
-                   part=parts, on_part=tally.merge)
+                   part=parts, on_part=tally.merge, chunk_size=ladder_block(info, names))
     if not res.meta["games"]:
         raise Interrupted("stopped before any deal finished, so there is no ladder to show")
     partial = None
@@ -98,6 +98,7 @@ def ladder(
 def _solo(info, names, deals, rules_obj, converge, seed, workers, output, playing) -> None:
     """A solo game's ladder: every rung (and the game's ceiling) on the same deals."""
     from analyses.solo_ladder import SoloLadderParts, seatings
+    from analyses.strength import ladder_block
 
     ceiling = info.extra.get("ceiling")
     if ceiling is not None:
@@ -107,7 +108,7 @@ def _solo(info, names, deals, rules_obj, converge, seed, workers, output, playin
     with playing.games(seed=seed, workers=workers) as play:
         res = play(info, deals, rules=rules_obj, seatings=seatings(names, ceiling), players=1,
                    label=f"{len(names)} rungs on the same deals", part=parts,
-                   on_part=tally.merge)
+                   on_part=tally.merge, chunk_size=ladder_block(info, names))
     if not res.meta["games"]:
         raise Interrupted("stopped before any deal finished, so there is no ladder to show")
     partial = None

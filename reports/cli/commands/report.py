@@ -10,7 +10,15 @@ from typing import Annotated
 import typer
 
 from engines import get_game
-from reports.cli.options import Cluster, QuietOpt, WorkersOpt, app, progress_flag
+from reports.cli.options import (
+    Cluster,
+    NoStoreOpt,
+    QuietOpt,
+    StoreOpt,
+    WorkersOpt,
+    app,
+    progress_flag,
+)
 from simulate.errors import UserError
 
 
@@ -28,8 +36,15 @@ def report(
     workers: WorkersOpt = None,
     where: Cluster,
     quiet: QuietOpt = False,
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
+    no_evidence: Annotated[bool, typer.Option(
+        "--no-evidence", help="do not take the shipped evidence (reports/evidence): the "
+                              "ladders play only the report's own deals")] = False,
 ) -> None:
-    """Write the balance report (HTML pages with figures, tables as CSV) into a folder."""
+    """Write the balance report (HTML pages with figures, tables as CSV) into a folder. Its
+    skilled-play ladders take the shipped evidence (reports/evidence, made by `make
+    evidence`) and the run store's games before playing their own."""
     from reports.build import PAGES, QUICK_SCALE, build_report
 
     if quick and scale is not None:
@@ -50,8 +65,19 @@ def report(
         from simulate.runner import set_workers
 
         set_workers(workers)
-    with where.backend() as backend:
-        written = build_report(out, games=chosen, scale=scale, progress=progress_flag(quiet),
-                               workers=workers, cluster=backend)
+    from reports import evidence
+    from simulate.store import from_environment
+
+    if store is not None and no_store:
+        raise UserError("--store and --no-store: give one")
+    user = from_environment(store, no_store)
+    stores = evidence.Layered(None if no_evidence else evidence.pack(), user)
+    try:
+        with where.backend() as backend:
+            written = build_report(out, games=chosen, scale=scale,
+                                   progress=progress_flag(quiet), workers=workers,
+                                   cluster=backend, store=stores)
+    finally:
+        stores.close()
     index = next((p for p in written if Path(p).name == "index.html"), None)
     typer.echo(f"wrote {len(written)} files to {out}" + (f"; open {index}" if index else ""))
