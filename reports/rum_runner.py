@@ -57,6 +57,9 @@ FIX = (Question("Under which rules and band edges do the bands fit the target sp
 RUNGS = get_game(GAME).extra["ladder"]
 STRENGTH_DEALS = 400
 STRENGTH_OTHER_DEALS = 200
+# The main player count's ladder as shipped evidence (make evidence, about a minute): the deals
+# its seat and convergence verdicts need, which the page then takes whole (reports.evidence).
+EVIDENCE_DEALS = 4_000
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:
@@ -191,7 +194,8 @@ PAGE = GamePage(
     plan=plan,
     sections=(
         Strength(RUNGS, players=(1,),
-                 deals=STRENGTH_DEALS, other_deals=STRENGTH_OTHER_DEALS, preset=PRESETS[0],
+                 deals=STRENGTH_DEALS, other_deals=STRENGTH_OTHER_DEALS,
+                 evidence_deals=EVIDENCE_DEALS, preset=PRESETS[0],
                  seed=SEED),
         Restrict(policy="expert", players=1, preset=PRESETS[0], seed=SEED),
         ScoreBands(), Ladder(policies=tuple(p.split(":")[0] for p in LADDER),
