@@ -47,6 +47,8 @@ import pandas as pd
 from analyses.convergence import _round_up
 from analyses.deals import DealDifferences
 from analyses.stats import CONFIDENCE, Interval, z_value
+from simulate.codec import storable
+from simulate.errors import Interrupted
 
 MARGIN = 0.02        # a win share a choice may cost and still be "useless" (±2 pp)
 SOLO_MARGIN = 5.0    # a solo game: points of mean score (a fifth of Rum Runner's 25-point bands)
@@ -74,11 +76,14 @@ def seatings(policy: str, choices: Sequence[str], players: int,
     return out
 
 
+@storable
 class RestrictTally:
     """What the answer needs, fed one block of deals at a time (one frame per seating of
     :func:`seatings`, all of the same deals): per choice the per-deal win and score losses,
     how often the base takes it, how often a restricted seat took it anyway. ``seat`` names
-    the one restricted seat (None: every seat in turn)."""
+    the one restricted seat (None: every seat in turn). Every sum is exact
+    (:class:`DealDifferences`), so tallies of other deals ``merge`` into the same answer
+    whatever the blocks and the order (:class:`RestrictParts` makes one a block)."""
 
     def __init__(self, policy: str, choices: Sequence[str], players: int,
                  seat: int | None = None):
@@ -137,6 +142,21 @@ class RestrictTally:
                                         for f, s in zip(own, self.seats, strict=True)], axis=0))
         return self
 
+    def _parts(self) -> list[DealDifferences]:
+        return [*self.loss, *self.score_loss, *self.taken, *self.waived, self.base_win,
+                *self.restricted_win]
+
+    def merge(self, other: RestrictTally) -> RestrictTally:
+        """Add a tally of other deals of the same question (exact: the same answer as one
+        tally fed both)."""
+        if (other.policy, other.choices, other.players, other.seat) != (
+                self.policy, self.choices, self.players, self.seat):
+            raise ValueError("cannot merge restricted play of another policy, choices, player "
+                             "count or seat")
+        for mine, theirs in zip(self._parts(), other._parts(), strict=True):
+            mine.merge(theirs)
+        return self
+
     @property
     def deals(self) -> int:
         return self.base_win.n
@@ -175,6 +195,57 @@ class RestrictTally:
                 self.waived[i].interval(confidence), self.restricted_win[i].interval(wide),
                 decide))
         return RestrictAnswer(self.policy, self.players, self.deals, self.seat, margin, confidence, self.base_win.interval(confidence), rows)
+
+
+@storable
+@dataclass(frozen=True)
+class RestrictParts:
+    """One block's :class:`RestrictTally`, made where the block is played (a run's ``part``,
+    kept in the run store): the frames of every seating of :func:`seatings` on the block's
+    deals, tallied. Holds the question only (data, no functions)."""
+
+    policy: str
+    choices: tuple[str, ...]
+    players: int
+    seat: int | None = None
+
+    # the version of what the run store keeps of a block (``simulate.store``): bump it when
+    # what RestrictTally.add keeps changes
+    store_version = 1
+
+    def __call__(self, frames) -> RestrictTally:
+        return RestrictTally(self.policy, self.choices, self.players, self.seat).add(frames)
+
+    def verify(self, result, games: int) -> None:
+        """Refuse a stored block that cannot be this part's tally of ``games`` deals."""
+        if type(result) is not RestrictTally:
+            raise ValueError("not a restricted-play tally")
+        if (result.policy, tuple(result.choices), result.players, result.seat) != (
+                self.policy, tuple(self.choices), self.players, self.seat):
+            raise ValueError("a tally of another policy, choices, player count or seat")
+        k = len(self.choices)
+        seats = tuple(range(self.players)) if self.seat is None else (self.seat,)
+        if tuple(result.seats) != seats:
+            raise ValueError("a tally of other restricted seats")
+        lists = (result.loss, result.score_loss, result.taken, result.waived,
+                 result.restricted_win)
+        if any(not isinstance(x, list) or len(x) != k for x in lists):
+            raise ValueError(f"its tallies are not one per choice ({k})")
+        for d in result._parts():
+            _check_differences(d, games)
+
+
+def _check_differences(d, games: int) -> None:
+    """Refuse anything but a tally of ``games`` per-deal values around 0."""
+    if type(d) is not DealDifferences or d.centre != 0.0:
+        raise ValueError("not a tally of per-deal values")
+    if type(d.n) is not int or d.n != games:
+        raise ValueError(f"it counts {d.n} deals, not {games}")
+    sums = d.sums
+    if (not isinstance(sums, list) or len(sums) != 2
+            or any(not isinstance(p, list) or len(p) != 3 for p in sums)
+            or any(type(v) is not int or v < 0 for p in sums for v in p)):
+        raise ValueError("its sums are not exact gains and losses")
 
 
 def classify(loss: Interval, tost: Interval, margin: float) -> str:
@@ -375,25 +446,52 @@ class Played:
 
 def play(run, info, policy: str, choices: Sequence[str], players: int,
          seat: int | None = None, deals: int | None = None, width: float | None = None,
-         cap: int = MAX_DEALS, pilot: int = PILOT, **common) -> Played:
+         cap: int = MAX_DEALS, pilot: int = PILOT, more: int | None = None,
+         **common) -> Played:
     """Every seating on the same deals: ``deals`` of them, or (None) a pilot and then as
     many as :func:`plan` asks at the pilot's spread. ``run`` is ``simulate.run`` (or a
-    partial of it keeping no rows); ``common`` goes to every call (rules, seed, ...)."""
+    partial of it keeping no rows); ``common`` goes to every call (rules, seed, ...).
+
+    Each block is tallied where it is played (:class:`RestrictParts`), so a run store keeps
+    it under the question and a later run of the same question plays only the deals it
+    lacks. The pilot's deals always come first, as a run of their own (with ``deals`` too),
+    so a planned answer and one of fixed deals share their blocks. ``more`` (``--more``):
+    the pilot's deals, then the deals the store holds after them and ``more`` after those
+    (``deals`` and the plan are then not used)."""
     if width is None:
         width = SOLO_WIDTH if players == 1 else WIDTH
+    choices = tuple(choices)
     tally = RestrictTally(policy, choices, players, seat)
+    part = RestrictParts(policy, choices, players, seat)
     arms = seatings(policy, choices, players, seat)
     what = f"{len(choices)} choices forbidden in turn"
-    first = deals if deals is not None else min(pilot, cap)
-    res = run(info, first, seatings=arms, players=players, on_chunk=tally.add,
-              label=what if deals is not None else f"{what} (pilot)", **common)
-    played, planned, interrupted = res.meta["games"], first, res.meta["interrupted"]
-    if deals is None and not interrupted:
-        planned = plan(tally.spread(), width, len(choices), first, cap)
-        if planned > first:
-            res = run(info, planned - first, seatings=arms, players=players, first_game=first,
-                      on_chunk=tally.add, label=f"{what} ({planned:,} deals planned)",
+    fixed = deals is not None and more is None
+    first = min(pilot, deals if fixed else cap)
+    label = (what if fixed and first == deals else
+             f"{what} (the first {first:,} of {deals:,} deals)" if fixed else f"{what} (pilot)")
+    res = run(info, first, seatings=arms, players=players, part=part, on_part=tally.merge,
+              label=label, more=None, **common)
+    played, interrupted = res.meta["games"], res.meta["interrupted"]
+    if interrupted:  # stopped in the pilot: the rest is not played
+        return Played(tally, deals if fixed else first, played, interrupted, len(arms))
+    planned = (deals if fixed else first if more is not None else
+               plan(tally.spread(), width, len(choices), first, cap))
+    if more is None and planned <= first:
+        return Played(tally, planned, played, False, len(arms))
+    try:
+        if more is not None:
+            res = run(info, 1, seatings=arms, players=players, first_game=first, part=part,
+                      on_part=tally.merge, label=f"{what} (--more {more:,})", more=more,
                       **common)
-            played += res.meta["games"]
-            interrupted = res.meta["interrupted"]
-    return Played(tally, planned, played, interrupted, len(arms))
+        else:
+            res = run(info, planned - first, seatings=arms, players=players,
+                      first_game=first, part=part, on_part=tally.merge,
+                      label=f"{what} ({planned:,} deals{'' if fixed else ' planned'})",
+                      more=None, **common)
+    except Interrupted:
+        # a stop that came as the pilot's last deals finished: the rest is not started, and
+        # the answer is the pilot's (partial)
+        return Played(tally, planned, played, True, len(arms))
+    planned = first + res.meta["requested"]
+    played += res.meta["games"]
+    return Played(tally, planned, played, res.meta["interrupted"], len(arms))

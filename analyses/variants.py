@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 
 import numpy as np
 import pandas as pd
@@ -38,6 +38,7 @@ from scipy import stats as st
 
 from analyses._text import text_table, zero_share
 from analyses.stats import CONFIDENCE, holm, paired_share_from_counts, z_value
+from simulate.codec import storable
 
 N_BOOT = 2000
 N_BOOT_GAIN = 400   # independent resamples for the pairing gain (a variance ratio, not an end)
@@ -62,7 +63,7 @@ class Metric:
 
 
 def metrics_for(frame: pd.DataFrame, players: int) -> list[Metric]:
-    """The metrics a results frame supports, in reading order."""
+    """The metrics a results frame (or its column names) supports, in reading order."""
     out: list[Metric] = []
     for col in ("rounds", "turns"):
         if col in frame:
@@ -299,21 +300,42 @@ def compare(base: pd.DataFrame, variants: Mapping[str, pd.DataFrame], players: i
     return tally.answer(rules_text, base_label, confidence, n_boot, seed, meta)
 
 
+@lru_cache(maxsize=64)
+def _metrics_of(columns: tuple[str, ...], players: int) -> list[Metric]:
+    """The metrics of a frame with these columns: one list per (columns, players), so a
+    tally's metrics are the same objects however often it asks (and it keeps only the
+    columns, which a run store can hold; a metric holds functions)."""
+    return metrics_for(columns, players)
+
+
+@storable
 class VariantsTally:
     """What a comparison needs, fed chunk by chunk (the same games of the base and of every
     variant at a time): per (variant, metric) the paired sums of a mean (and the 2 x 2
     table of a 0/1 share), the distinct value pairs with their game counts for a quantile
     (the pooled bootstrap reads nothing else), and the sums and cross-products of the
-    per-game score moments for the score spread. Memory does not grow with the games."""
+    per-game score moments for the score spread. Memory does not grow with the games.
+
+    ``merge`` adds a tally of later games (a block's, :class:`VariantsParts`): the pair
+    tables exactly, the sums as one tally fed both would add them (the same additions in
+    the same order when the blocks are merged in game order). The score moments are taken
+    about a centre, the first block's mean score rounded; a block merged with another
+    centre is moved to it (exact for whole-number scores)."""
 
     def __init__(self, players: int, names: list[str]):
         if not names:
             raise ValueError("no variants to compare with the base rules")
         self.players, self.names = players, list(names)
-        self.metrics: list[Metric] | None = None
+        self.columns: tuple[str, ...] | None = None  # the frames' columns (its metrics)
         self.n = 0
         self.centre: float | None = None
         self.sums: dict = {}
+
+    @property
+    def metrics(self) -> list[Metric] | None:
+        if self.columns is None:
+            return None
+        return _metrics_of(self.columns, self.players)
 
     def add(self, base: pd.DataFrame, variants: Mapping[str, pd.DataFrame]) -> VariantsTally:
         if set(variants) != set(self.names):
@@ -323,8 +345,8 @@ class VariantsTally:
                                                               base["game"].to_numpy()):
                 raise ValueError(f"variant '{name}' was not played on the same games as the "
                                  "base")
-        if self.metrics is None:
-            self.metrics = metrics_for(base, self.players)
+        if self.columns is None:
+            self.columns = tuple(str(c) for c in base.columns)
         if len(base) == 0:
             return self
         self.n += len(base)
@@ -362,6 +384,47 @@ class VariantsTally:
                                          np.sum((x == 0) & (y == 1)), np.sum((x == 0) & (y == 0))]
         return self
 
+    def merge(self, other: VariantsTally) -> VariantsTally:
+        """Add a tally of other games of the same comparison (class docstring)."""
+        if (other.players, list(other.names)) != (self.players, self.names):
+            raise ValueError("cannot merge a comparison of other variants or players")
+        if other.columns is None:
+            return self
+        if self.columns is None:
+            self.columns = tuple(other.columns)
+        elif tuple(other.columns) != self.columns:
+            raise ValueError("cannot merge a comparison of frames with other columns")
+        if other.n == 0:
+            return self
+        if self.centre is None:
+            self.centre = other.centre
+        self.n += other.n
+        for metric in self.metrics:
+            for name in self.names:
+                key = (name, metric.source or metric.name) if metric.kind == "boot" else (
+                    name, metric.name)
+                theirs = other.sums[key]
+                if metric.kind == "boot":
+                    if metric is self._first_of_source(metric):
+                        self._merge_pairs(key, *theirs)
+                elif metric.kind == "delta":
+                    s, ss = _recentre(theirs["s"], theirs["ss"], other.n,
+                                      metric.statistic.keywords["seats"],
+                                      self.centre - other.centre)
+                    got = self.sums.setdefault(key, {"s": np.zeros(4), "ss": np.zeros((4, 4))})
+                    got["s"] += s
+                    got["ss"] += ss
+                else:
+                    got = self.sums.setdefault(key, {"sx": 0.0, "sy": 0.0, "sxx": 0.0,
+                                                     "syy": 0.0, "sdd": 0.0, "binary": True,
+                                                     "table": np.zeros(4)})
+                    for k in ("sx", "sy", "sxx", "syy", "sdd"):
+                        got[k] += theirs[k]
+                    got["binary"] = got["binary"] and theirs["binary"]
+                    if got["binary"]:
+                        got["table"] += theirs["table"]
+        return self
+
     def _first_of_source(self, metric: Metric) -> Metric:
         return next(m for m in self.metrics if (m.source or m.name) == (metric.source or
                                                                         metric.name))
@@ -380,6 +443,16 @@ class VariantsTally:
             counts = np.bincount(at.ravel(), weights=np.concatenate([old_counts, counts]))
             counts = counts.astype(np.int64)
         self.sums[key] = (pairs, counts, x.shape[1])
+
+    def _merge_pairs(self, key, pairs: np.ndarray, counts: np.ndarray, width: int) -> None:
+        """Add another tally's table of distinct value pairs (as :meth:`_add_pairs` adds a
+        chunk's)."""
+        if key in self.sums:
+            old_pairs, old_counts, _ = self.sums[key]
+            pairs, at = np.unique(np.vstack([old_pairs, pairs]), axis=0, return_inverse=True)
+            counts = np.bincount(at.ravel(), weights=np.concatenate([old_counts, counts]))
+            counts = counts.astype(np.int64)
+        self.sums[key] = (pairs, counts, width)
 
     def answer(self, rules_text: Mapping[str, str] | None = None, base_label: str = "default",
                confidence: float = CONFIDENCE, n_boot: int = N_BOOT, seed: int = 0,
@@ -406,6 +479,116 @@ class VariantsTally:
                              "kind": metric.kind, **row})
         return _answer(pd.DataFrame(rows), self.n, len(self.names), base_label, confidence,
                        n_boot, meta)
+
+
+def _recentre(s: np.ndarray, ss: np.ndarray, n: int, seats: int,
+              shift: float) -> tuple[np.ndarray, np.ndarray]:
+    """The sums ``s`` and cross-products ``ss`` of n games' score moments (m0, m1 of the base,
+    then of the variant: :func:`_score_moments`) about a centre c, moved to the centre
+    c + ``shift``: per game m0' = m0 - P·shift and m1' = m1 - 2·shift·m0 + P·shift², an
+    affine map v' = v A + b of each game's moments, so s' = s A + n b and
+    ss' = A'·ss·A + (s A)'b + b'(s A) + n b'b. Whole-number scores and centres keep every
+    term a whole number: the same sums as moments taken about c + shift to begin with."""
+    if shift == 0:
+        return s, ss
+    step = np.array([[1.0, -2.0 * shift], [0.0, 1.0]])
+    a = np.zeros((4, 4))
+    a[:2, :2] = a[2:, 2:] = step
+    b = np.array([-seats * shift, seats * shift * shift] * 2)
+    sa = s @ a
+    return sa + n * b, a.T @ ss @ a + np.outer(sa, b) + np.outer(b, sa) + n * np.outer(b, b)
+
+
+@storable
+@dataclass(frozen=True)
+class VariantsParts:
+    """One block's :class:`VariantsTally`, made where the block is played (a run's ``part``,
+    kept in the run store): the block's frames under the base rules and under each variant
+    in ``names`` order (a lockstep run's arms), tallied. Holds the question only."""
+
+    players: int
+    names: tuple[str, ...]
+
+    # the version of what the run store keeps of a block (``simulate.store``): bump it when
+    # what VariantsTally.add keeps changes
+    store_version = 1
+
+    def __call__(self, frames) -> VariantsTally:
+        frames = list(frames)
+        if len(frames) != 1 + len(self.names):
+            raise ValueError(f"need the base and every variant's frame ({1 + len(self.names)}),"
+                             f" got {len(frames)}")
+        tally = VariantsTally(self.players, list(self.names))
+        return tally.add(frames[0], dict(zip(self.names, frames[1:], strict=True)))
+
+    def verify(self, result, games: int) -> None:
+        """Refuse a stored block that cannot be this part's tally of ``games`` games: its
+        type, variants, count, and every table's shape and counts."""
+        if type(result) is not VariantsTally:
+            raise ValueError("not a variants tally")
+        if (result.players, result.names) != (self.players, list(self.names)):
+            raise ValueError("a tally of other variants or players")
+        if type(result.n) is not int or result.n != games:
+            raise ValueError(f"it counts {result.n} games, not {games}")
+        columns = result.columns
+        if not isinstance(columns, tuple) or not all(isinstance(c, str) for c in columns):
+            raise ValueError("its columns are not names")
+        metrics = result.metrics
+        if not isinstance(result.sums, dict):
+            raise ValueError("its sums are not a table")
+        keys = set()
+        for metric in metrics:
+            for name in self.names:
+                if metric.kind == "boot":
+                    key = (name, metric.source or metric.name)
+                    keys.add(key)
+                    _check_pairs(result.sums.get(key), games)
+                elif metric.kind == "delta":
+                    key = (name, metric.name)
+                    keys.add(key)
+                    got = result.sums.get(key)
+                    if (not isinstance(got, dict) or set(got) != {"s", "ss"}
+                            or not _array(got["s"], (4,)) or not _array(got["ss"], (4, 4))
+                            or not isinstance(result.centre, float)):
+                        raise ValueError(f"its score moments of {name} are not sums")
+                else:
+                    key = (name, metric.name)
+                    keys.add(key)
+                    _check_mean(result.sums.get(key), games)
+        if set(result.sums) != keys:
+            raise ValueError("its sums are not those of the metrics of its columns")
+
+
+def _array(a, shape: tuple[int, ...]) -> bool:
+    return isinstance(a, np.ndarray) and a.dtype == np.float64 and a.shape == shape
+
+
+def _check_pairs(got, games: int) -> None:
+    """A table of distinct (base, variant) value pairs and their game counts, for ``games``."""
+    if not isinstance(got, tuple) or len(got) != 3:
+        raise ValueError("not a table of value pairs")
+    pairs, counts, width = got
+    if (type(width) is not int or width < 1 or not isinstance(pairs, np.ndarray)
+            or pairs.ndim != 2 or pairs.shape[1] != 2 * width
+            or not isinstance(counts, np.ndarray) or counts.dtype.kind != "i"
+            or counts.shape != (pairs.shape[0],)):
+        raise ValueError("its value pairs are not a table")
+    if counts.size and (counts.min() < 1 or int(counts.sum()) != games):
+        raise ValueError(f"its value pairs do not count {games} games")
+
+
+def _check_mean(got, games: int) -> None:
+    """A mean's paired sums (and the 2 x 2 table of a share), for ``games``."""
+    names = {"sx", "sy", "sxx", "syy", "sdd", "binary", "table"}
+    if not isinstance(got, dict) or set(got) != names:
+        raise ValueError("not a mean's sums")
+    if (any(not isinstance(got[k], float) for k in ("sx", "sy", "sxx", "syy", "sdd"))
+            or not isinstance(got["binary"], bool) or not _array(got["table"], (4,))):
+        raise ValueError("its sums are not numbers")
+    if min(got["sxx"], got["syy"], got["sdd"]) < 0:
+        raise ValueError("its sums of squares are below 0")
+    if got["binary"] and (got["table"].min() < 0 or got["table"].sum() != games):
+        raise ValueError(f"its 2 x 2 table does not count {games} games")
 
 
 def _answer(table: pd.DataFrame, games: int, n_variants: int, base_label: str,

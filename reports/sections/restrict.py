@@ -55,9 +55,11 @@ class Restrict(Section):
         policy = info.policy(self.policy).label()
         cap = scaled(self.max_deals, scale, 10)
         pilot = min(R.PILOT, cap)
+        # each block is tallied where it is played (analyses.restrict.RestrictParts), so
+        # ``store`` keeps it, and the same question asked at the terminal shares its blocks
         run = functools.partial(simulate.run, rules=rules, seed=self.seed, workers=workers,
                                 backend=backend, progress=progress, cluster=cluster,
-                                keep=False)
+                                keep=False, store=store)
         started = time.perf_counter()
         done = R.play(run, info, policy, info.choice_names, self.players, cap=cap, pilot=pilot)
         helps = {c.name: c.help for c in info.choices}

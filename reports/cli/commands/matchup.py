@@ -4,6 +4,7 @@ scores on the same deals."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated
 
 import typer
@@ -20,6 +21,7 @@ from reports.cli.options import (
     WorkersOpt,
     app,
 )
+from simulate.codec import storable
 from simulate.counts import parse_count
 from simulate.errors import Interrupted, UserError
 
@@ -57,19 +59,21 @@ def matchup(
     field_label = info.policy(field or info.default_policy).label()
     output.check_out()
     # Lockstep: each block of deals is played by every rotation (the focal policy in seat
-    # 0, 1, ...) on the same game indices, and tallied at once; no rows are kept, and a stop
-    # keeps the blocks every rotation finished.
+    # 0, 1, ...) on the same game indices, and tallied where it is played (MatchupParts: so
+    # the run store keeps it); no rows are kept, and a stop keeps the blocks every rotation
+    # finished.
     tally = MatchupTally(players)
     seatings = list(rotations(focal, field_label, players).values())
     with playing.games(seed=seed, workers=workers) as play:
         res = play(info, n_games // players, rules=rules_obj, seatings=seatings, players=players,
-                   label=f"{focal} in every seat", on_chunk=tally.add)
+                   label=f"{focal} in every seat", part=MatchupParts(players),
+                   on_part=tally.merge)
     if not res.meta["games"]:
         raise Interrupted("stopped before any game finished, so there is nothing to compare")
     partial = None
     if res.meta["interrupted"]:
         partial = Partial.of((f"every rotation of {focal}", res.meta["games"],
-                              n_games // players), [], "rotation", ["all"])
+                              res.meta["requested"]), [], "rotation", ["all"])
     answer = tally.answer(focal, field_label)
     output.emit(answer.to_csv(), answer.to_json(), answer.render_text, partial)
 
@@ -91,13 +95,13 @@ def _solo(info, policy, field, n_games, rules, seed, workers, output, playing) -
     with playing.games(seed=seed, workers=workers) as play:
         res = play(info, n_games, rules=rules_obj, seatings=[(field_label,), (focal,)],
                    players=1, label=f"{focal} and {field_label} on the same deals",
-                   on_chunk=tally.add)
+                   part=SoloMatchupParts((field_label, focal)), on_part=tally.merge)
     if not res.meta["games"]:
         raise Interrupted("stopped before any game finished, so there is nothing to compare")
     partial = None
     if res.meta["interrupted"]:
-        partial = Partial.of((f"{focal} and {field_label}", res.meta["games"], n_games), [],
-                             "policies", ["both"])
+        partial = Partial.of((f"{focal} and {field_label}", res.meta["games"],
+                              res.meta["requested"]), [], "policies", ["both"])
     answer = score_ladder(tally, CONFIDENCE)
     row = answer.table.iloc[0]
     n, sa, sb, saa, sbb = tally.sums[:, 0, :5].sum(axis=0)
@@ -125,3 +129,112 @@ def _solo(info, policy, field, n_games, rules, seed, workers, output, playing) -
                            for k, v in means.items()},
             "rows": answer.table.to_dict(orient="records")}
     output.emit(answer.table.to_csv(index=False), data, text, partial)
+
+
+# ---------------------------------------------------------------- a block's tally
+
+
+@storable
+@dataclass(frozen=True)
+class MatchupParts:
+    """One block's :class:`analyses.matchup.MatchupTally`, made where the block is played (a
+    run's ``part``, kept in the run store): the frames of every rotation (the focal policy in
+    seat 0, 1, ...) on the block's deals. Every sum is exact, so the merged blocks give the
+    answer of one tally fed every game."""
+
+    players: int
+
+    # the version of what the run store keeps of a block (``simulate.store``): bump it when
+    # what MatchupTally.add keeps changes
+    store_version = 1
+
+    def __call__(self, frames):
+        from analyses.matchup import MatchupTally
+
+        return MatchupTally(self.players).add(frames)
+
+    def verify(self, result, games: int) -> None:
+        """Refuse a stored block that cannot be this part's tally of ``games`` deals (each
+        played in every rotation)."""
+        from analyses.matchup import MatchupTally
+
+        p = self.players
+        if type(result) is not MatchupTally or result.players != p:
+            raise ValueError("not a head-to-head tally of this player count")
+        if not isinstance(result.by_deal, bool) or not result.by_deal:
+            raise ValueError("its rotations were not played on the same deals")
+        for moments in (result.wins, result.leads):
+            if not isinstance(moments, list) or len(moments) != p:
+                raise ValueError("its tallies are not one per focal seat")
+        for m in (*result.wins, *result.leads):
+            _check_moments(m, games)
+        for m in (result.pooled_wins, result.pooled_leads):
+            _check_moments(m, games * p)
+        for m, total in ((w, w._total) for w in (*result.wins, result.pooled_wins)):
+            if total < 0 or total > m.n << 1200:  # wins are 0..1 a game (units of 2^-1200)
+                raise ValueError("its wins are not 0 to 1 a game")
+        _check_differences(result.deal_wins, games, 1.0 / p)
+        _check_differences(result.deal_leads, games, 0.0)
+
+
+@storable
+@dataclass(frozen=True)
+class SoloMatchupParts:
+    """One block's :class:`analyses.ladder.ScoreLadderTally` of a solo head to head: the
+    frames of ``policies`` (the field's, then the focal policy's) on the block's deals."""
+
+    policies: tuple[str, ...]
+
+    store_version = 1   # as MatchupParts
+
+    def __call__(self, frames):
+        from analyses.ladder import ScoreLadderTally
+
+        return ScoreLadderTally(self.policies).add(frames)
+
+    def verify(self, result, games: int) -> None:
+        """Refuse a stored block that cannot be this part's tally of ``games`` deals."""
+        import numpy as np
+
+        from analyses.ladder import ScoreLadderTally
+
+        fresh = ScoreLadderTally(self.policies)
+        if type(result) is not ScoreLadderTally or tuple(result.policies) != fresh.policies:
+            raise ValueError("not a score ladder of these policies")
+        if (result.groups, result.column) != (fresh.groups, fresh.column):
+            raise ValueError("a score ladder of other groups or scores")
+        sums = result.sums
+        if (not isinstance(sums, np.ndarray) or sums.dtype != np.float64
+                or sums.shape != fresh.sums.shape):
+            raise ValueError("its sums are not one row of moments per group and rung")
+        if sums[:, :, 0].min() < 0 or sums[:, :, 0].sum() != games:
+            raise ValueError(f"its groups do not count {games} deals")
+        if not isinstance(result.leads, list) or len(result.leads) != len(fresh.leads):
+            raise ValueError("its score leads are not one per rung")
+        for lead in result.leads:
+            _check_differences(lead, games, 0.0)
+
+
+def _check_moments(m, n: int) -> None:
+    """Refuse anything but exact moments of ``n`` values."""
+    from analyses.matchup import _Moments
+
+    if type(m) is not _Moments or type(m.n) is not int or m.n != n:
+        raise ValueError(f"its moments do not count {n} values")
+    if type(m._total) is not int or type(m._squares) is not int or m._squares < 0:
+        raise ValueError("its moments are not exact sums")
+
+
+def _check_differences(d, n: int, centre: float) -> None:
+    """Refuse anything but exact per-deal gains and losses of ``n`` deals about ``centre``."""
+    from analyses.deals import DealDifferences
+
+    if type(d) is not DealDifferences or d.centre != centre:
+        raise ValueError("not a tally of per-deal values")
+    if type(d.n) is not int or d.n != n:
+        raise ValueError(f"it counts {d.n} deals, not {n}")
+    sums = d.sums
+    if (not isinstance(sums, list) or len(sums) != 2
+            or any(not isinstance(part, list) or len(part) != 3 for part in sums)
+            or any(type(v) is not int or v < 0 for part in sums for v in part)):
+        raise ValueError("its sums are not exact gains and losses")

@@ -58,7 +58,9 @@ def restrict(
     playing: Playing,
 ) -> None:
     """Which choices matter: each choice forbidden to one seat among unrestricted seats (solo:
-    to the player), on the same deals; its cost with an interval and a verdict."""
+    to the player), on the same deals; its cost with an interval and a verdict.
+
+    --more N: the pilot's deals, the deals the run store holds after them, and N more."""
     from analyses import restrict as R
 
     info = get_game(game)
@@ -91,10 +93,16 @@ def restrict(
     if cap < 2:
         raise UserError(f"--max-deals {cap:,}: the losses are compared over two or more deals")
     rules_obj = rules.build(info)
+    more = playing.more_games()
+    if more is not None and playing.run_store() is None:
+        raise UserError("--more adds deals to an answer in the run store; with --no-store "
+                        "(or RUMSIM_STORE=off) there is none")
     output.check_out()
     with playing.games(seed=seed, workers=workers) as run:
+        # each block tallied where it is played, so the run store keeps it (the pilot's
+        # deals first, then the rest: a planned answer and one of -n deals share blocks)
         done = R.play(run, info, label, names, players, seat, fixed, width, cap,
-                      rules=rules_obj)
+                      more=more, rules=rules_obj)
     if not done.played:
         raise Interrupted("stopped before any deal finished, so there is nothing to compare")
     partial = None

@@ -51,7 +51,7 @@ def variants(
     playing: Playing,
 ) -> None:
     """Compare rule variants with the base rules on the same games (common random numbers)."""
-    from analyses.variants import VariantsTally
+    from analyses.variants import VariantsParts, VariantsTally
 
     n_games = parse_count(n)
     info = get_game(game)
@@ -83,23 +83,21 @@ def variants(
     runs = {"base": (base_rules, label)}
     runs.update({name: (r, r.describe()) for name, r in chosen.items()})
     # Lockstep: each block of games is played under the base rules and every variant, on
-    # the same game indices, and fed into the tally at once; no rows are kept. A stop keeps
-    # the blocks that finished, every variant on the same games.
+    # the same game indices, and tallied where it is played (VariantsParts: so the run store
+    # keeps it); the blocks' tallies are merged in game order and no rows are kept. A stop
+    # keeps the blocks that finished, every variant on the same games.
     names = [name for name in runs if name != "base"]
     tally = VariantsTally(players, names)
-
-    def take(frames) -> None:
-        tally.add(frames[0], dict(zip(names, frames[1:], strict=True)))
-
     with playing.games(seed=seed, workers=workers) as play:
         res = play(info, n_games, rules=tuple(r for r, _ in runs.values()), policies=policies,
-                   players=players, label="base and variants", on_chunk=take)
+                   players=players, label="base and variants",
+                   part=VariantsParts(players, tuple(names)), on_part=tally.merge)
     if not res.meta["games"]:
         raise Interrupted("stopped before any game finished, so there is nothing to compare")
     partial = None
     if res.meta["interrupted"]:
-        partial = Partial.of(("the base and every variant", res.meta["games"], n_games), [],
-                             "variant", ["all"])
+        partial = Partial.of(("the base and every variant", res.meta["games"],
+                              res.meta["requested"]), [], "variant", ["all"])
     answer = tally.answer({k: runs[k][1] for k in names},
                           label if base_rules.describe() == "default"
                           else f"{label} ({base_rules.describe()})", seed=seed, meta=res.meta)
