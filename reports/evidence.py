@@ -74,38 +74,6 @@ def stores(store: Store | None | bool = True) -> Layered:
     return Layered(pack(), store or None)
 
 
-def stale(info, job, root: Path = PACK) -> bool:
-    """Whether the pack holds ``job``'s question for another engine (the game's source has
-    changed since ``make evidence``), so the page cannot take its deals."""
-    from simulate.store import question_of
-
-    p = pack(root)
-    if p is None:
-        return False
-    wanted = {k: v for k, v in question_of(job, info).items() if k not in ("engine", "rumsim")}
-    current = engine_fingerprint(info)
-    try:
-        for q in p.questions():
-            held = {k: v for k, v in q["question"].items() if k not in ("engine", "rumsim")}
-            if held == wanted and q["engine"] != current:
-                return True
-        return False
-    finally:
-        p.close()
-
-
-def origins(key: str | None, root: Path = PACK) -> list[str]:
-    """What made the pack's blocks of question ``key`` ('make evidence at commit ... on
-    ...'), empty when the pack does not hold it."""
-    p = pack(root)
-    if p is None or key is None:
-        return []
-    try:
-        return next((q["origins"] for q in p.questions() if q["key"] == key), [])
-    finally:
-        p.close()
-
-
 def make(root: Path = PACK, games: list[str] | None = None, cluster=None,
          progress: bool | None = None, workers: int | None = None, say=print) -> list[dict]:
     """Play every planned question into the pack (only what it lacks); what each took."""
@@ -180,10 +148,11 @@ def size_bytes(root: Path = PACK) -> int:
     return sum(f.stat().st_size for f in root.rglob("*") if f.is_file() and not f.is_symlink())
 
 
-def check(rng, per_question: int = 1, root: Path = PACK, say=None) -> dict:
-    """Replay ``per_question`` blocks of each of the pack's questions, chosen by ``rng``, and
-    compare them with the pack byte for byte. A question this engine no longer asks under
-    its key (stale) is named, not replayed."""
+def check(rng, per_question: int = 1, questions: int | None = None, root: Path = PACK,
+          say=None) -> dict:
+    """Replay ``per_question`` blocks of each of the pack's questions (or of ``questions`` of
+    them), chosen by ``rng``, and compare them with the pack byte for byte. A question this
+    engine no longer asks under its key (stale) is named, not replayed."""
     import analyses.solo_ladder  # noqa: F401 - the pack's tally classes, registered
     import analyses.strength  # noqa: F401
     from simulate import warm
@@ -195,7 +164,8 @@ def check(rng, per_question: int = 1, root: Path = PACK, say=None) -> dict:
         out["stale"].append(f"no pack at {root}")
         return out
     try:
-        for q in p.questions():
+        held = p.questions()
+        for q in held if questions is None else rng.sample(held, min(questions, len(held))):
             title = f"{get_game(q['game']).title}, {q['players']} players"
             why = staleness(p, q)
             if why is not None:

@@ -406,6 +406,20 @@ class Store:
                         "ranges": [(int(a), int(b)) for a, b, *_ in blocks]})
         return out
 
+    def stale_for(self, job, info) -> bool:
+        """Whether this store holds ``job``'s question for another engine (the game's source
+        has changed since it was played), so a run of it takes none of those games."""
+        if not storable(job.part):
+            return False
+        wanted = _sans_engine(question_of(job, info))
+        current = engine_fingerprint(info)
+        return any(q["engine"] != current and _sans_engine(q["question"]) == wanted
+                   for q in self.questions())
+
+    def origins(self, key: str | None) -> list[str]:
+        """What made the blocks of question ``key`` (their origins), empty when not held."""
+        return next((q["origins"] for q in self.questions() if q["key"] == key), [])
+
     def find(self, prefix: str) -> dict:
         """The one question whose key starts with ``prefix``."""
         hits = [q for q in self.questions() if q["key"].startswith(prefix)]
@@ -442,6 +456,10 @@ class Store:
         except OSError:
             pass
         return freed
+
+
+def _sans_engine(question: dict) -> dict:
+    return {k: v for k, v in question.items() if k not in ("engine", "rumsim")}
 
 
 def covered(ranges: list[tuple[int, int]]) -> int:
@@ -542,6 +560,14 @@ class Layered:
     def close(self) -> None:
         for s in self.stores:
             s.close()
+
+    def stale_for(self, job, info) -> bool:
+        """Whether a store read first (a shipped pack) holds ``job``'s question for another
+        engine."""
+        return any(s.stale_for(job, info) for s in self.stores)
+
+    def origins(self, key: str | None) -> list[str]:
+        return [o for s in self.stores for o in s.origins(key)]
 
 
 class LayeredPool:

@@ -104,10 +104,9 @@ class Strength(Section):
             result.commands[p] = one.command
             result.sources[p] = {**one.sources, "played now": one.played}
             if main and store is not None:
-                from reports import evidence
-
-                result.stale[p] = evidence.stale(info, self._job(info, p, True))
-                result.origins[p] = evidence.origins(one.store_key)
+                result.stale[p] = store.stale_for(self._job(info, p, True), info)
+                result.origins[p] = [o for o in store.origins(one.store_key)
+                                     if o.startswith("make evidence")]
         result.games = games
         result.seconds = time.perf_counter() - started
         return result
