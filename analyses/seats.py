@@ -335,6 +335,16 @@ class SeatParts:
                 continue
             if type(tally) is not SeatTally or tally.players != self.players:
                 raise ValueError("not a seat tally of this player count")
+            fresh = SeatTally(self.players, dict(self.views) if tally is result[0] else {})
+            if set(vars(tally)) != set(vars(fresh)) or tally.views != fresh.views \
+                    or set(tally.by_view) != set(fresh.by_view) or tally.sequences \
+                    or tally.ordered is not None or tally.levels != fresh.levels \
+                    or any(type(v) is not LevelTally for v in tally.by_view.values()):
+                raise ValueError("not the seat tally of this question (its fields differ)")
+            try:  # the merge the run will make, tried on a fresh tally first
+                fresh.merge(tally)
+            except Exception as exc:  # noqa: BLE001 - any failure means it is not a tally
+                raise ValueError(f"it does not merge ({type(exc).__name__})") from None
             p = self.players
             shapes = ((tally.sums, (p,)), (tally.squares, (p,)), (tally.products, (p, p)))
             if any(not isinstance(a, np.ndarray) or a.shape != s for a, s in shapes):
