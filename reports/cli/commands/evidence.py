@@ -12,10 +12,10 @@ import typer
 
 from engines import get_game
 from reports.cli.answers import echo
-from reports.cli.options import Cluster, QuietOpt, WorkersOpt, app, progress_flag
+from reports.cli.options import Cluster, CommandApp, QuietOpt, WorkersOpt, app, progress_flag
 from simulate.errors import UserError
 
-evidence_app = typer.Typer(help="The report's shipped evidence: the deals its skilled-play "
+evidence_app = CommandApp(help="The report's shipped evidence: the deals its skilled-play "
                                 "verdicts rest on (reports/evidence).", no_args_is_help=True)
 app.add_typer(evidence_app, name="evidence")
 
