@@ -45,6 +45,10 @@ class Planned:
         return get_game(self.game).title
 
 
+def _at(players: int) -> str:
+    return "solo" if players == 1 else f"at {players} players"
+
+
 def plan(games: list[str] | None = None) -> list[Planned]:
     """The pack's questions: every page's ladder with declared evidence deals, in page
     order."""
@@ -75,8 +79,10 @@ def stores(store: Store | None | bool = True) -> Layered:
 
 
 def make(root: Path = PACK, games: list[str] | None = None, cluster=None,
-         progress: bool | None = None, workers: int | None = None, say=print) -> list[dict]:
-    """Play every planned question into the pack (only what it lacks); what each took."""
+         progress: bool | None = None, workers: int | None = None, deals: int | None = None,
+         say=print) -> list[dict]:
+    """Play every planned question into the pack (only what it lacks; ``deals``: that many
+    per question instead of the page's); what each took."""
     from reports.provenance import commit
 
     made = commit() or "not a git checkout"
@@ -87,10 +93,11 @@ def make(root: Path = PACK, games: list[str] | None = None, cluster=None,
     try:
         for p in plan(games):
             info = get_game(p.game)
-            say(f"{p.title}: the strength ladder at {p.players} players on {p.deals:,} deals")
-            result = p.section.main_run(info, p.deals, store=store, cluster=cluster,
+            n = p.deals if deals is None else deals
+            say(f"{p.title}: the strength ladder {_at(p.players)} on {n:,} deals")
+            result = p.section.main_run(info, n, store=store, cluster=cluster,
                                         progress=progress, workers=workers)
-            done.append({"game": p.game, "players": p.players, "deals": p.deals,
+            done.append({"game": p.game, "players": p.players, "deals": n,
                          "seconds": round(result.seconds, 1), "key": result.store_key,
                          "from_pack": result.sources})
             say(f"  {result.seconds:,.0f} s ({result.played:,} deals played now)")
@@ -111,7 +118,7 @@ def write_manifest(root: Path = PACK) -> None:
     for q in p.questions():
         question = q["question"]
         total += q["bytes"]
-        lines += [f"## {get_game(q['game']).title}, {q['players']} players: "
+        lines += [f"## {get_game(q['game']).title}, {_at(q['players'])}: "
                   f"{q['games']:,} deals", "",
                   f"- key `{q['key']}`, engine `{q['engine']}`, seed {question['seed']}, "
                   f"{q['blocks']} blocks, {q['bytes'] / 1e6:.2f} MB",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -39,6 +40,12 @@ def evidence_make(
     games_: Annotated[list[str] | None, typer.Argument(
         metavar="[GAME]...", help="only these games (default: every page with evidence)")] = None,
     *,
+    pack: Annotated[Path | None, typer.Option(
+        "--pack", help="the pack's folder (default: reports/evidence)", show_default=False)]
+        = None,
+    deals: Annotated[str | None, typer.Option(
+        "--deals", help="play this many deals per question instead of the page's (a smaller "
+                        "pack, to try it)", show_default=False)] = None,
     workers: WorkersOpt = None,
     where: Cluster,
     quiet: QuietOpt = False,
@@ -49,24 +56,27 @@ def evidence_make(
     deals."""
     from reports import evidence
     from reports.provenance import commit
+    from simulate.counts import parse_count
 
     chosen = _games(games_)
+    root = evidence.PACK if pack is None else pack
+    limit = None if deals is None else parse_count(deals, "--deals")
     made = commit()
     if made is None or made.endswith("+changes"):
-        echo(f"note: the work tree is not a clean commit ({made}); the pack records it as such",
-             err=True)
+        typer.echo(f"note: the work tree is not a clean commit ({made}); the pack records it "
+                   "as such", err=True)
     if workers is not None:
         from simulate.runner import set_workers
 
         set_workers(workers)
     with where.backend() as backend:
-        done = evidence.make(games=chosen, cluster=backend, progress=progress_flag(quiet),
-                             workers=workers if backend is None else None,
-                             say=lambda text: echo(text, err=True))
+        done = evidence.make(root, games=chosen, cluster=backend, progress=progress_flag(quiet),
+                             workers=workers if backend is None else None, deals=limit,
+                             say=lambda text: typer.echo(text, err=True))
     for d in done:
-        echo(f"{get_game(d['game']).title}, {d['players']} players: {d['deals']:,} deals in "
+        echo(f"{get_game(d['game']).title}, {evidence._at(d['players'])}: {d['deals']:,} deals in "
              f"{d['seconds']:,.0f} s (question {str(d['key'])[:12]})")
-    echo(f"the pack: {evidence.PACK} ({evidence.size_bytes() / 1e6:.2f} MB); its "
+    echo(f"the pack: {root} ({evidence.size_bytes(root) / 1e6:.2f} MB); its "
          f"{evidence.MANIFEST} says what made each block")
 
 
@@ -87,7 +97,7 @@ def evidence_ls(
         echo(f"no evidence pack at {evidence.PACK}: `make evidence` plays it")
         return
     for r in rows:
-        echo(f"{get_game(r['game']).title}, {r['players']} players: {r['deals']:,} deals, "
+        echo(f"{get_game(r['game']).title}, {evidence._at(r['players'])}: {r['deals']:,} deals, "
              f"{r['blocks']} blocks, {r['bytes'] / 1e3:,.0f} KB, "
              f"{'current' if r['current'] else 'STALE (the engine changed: make evidence)'}; "
              f"{'; '.join(r['origins'])}")
