@@ -127,7 +127,8 @@ CsvOutOpt = Annotated[Path | None, typer.Option("--out", help="also write the ta
                                                 "FILE.csv")]
 ClusterOpt = Annotated[str | None, typer.Option(
     "--cluster", help="play on a Dask cluster started on this machine: local:N (N worker "
-                      "processes; needs rumsim[dask]); the answer does not change",
+                      "processes; needs rumsim\\[dask], which `make install` has); the "
+                      "answer does not change",
     rich_help_panel="Where games are played")]
 SchedulerOpt = Annotated[str | None, typer.Option(
     "--scheduler", help="play on the Dask cluster whose scheduler is at tcp://HOST:PORT "
