@@ -217,11 +217,29 @@ def _seat_answer(info, players: int, n_games: int, cap: int, rules_obj, policy, 
                       f"the answer by {turn_order[0]} place, then by seat (colour).",
                       answers[0].render_text(), ""]
         note = info.extra.get("seat_note")
-        return "\n".join([*parts, answer.render_text(), *([f"Note: {note}"] if note else [])])
+        return "\n".join([*parts, answer.render_text(), *([f"Note: {note}"] if note else []),
+                          *([pooled] if pooled else [])])
 
+    pooled = pooled_note(results.meta, precision is not None)
+    if pooled:
+        data["store"] = {**results.meta["store"], "note": pooled}
     if info.extra.get("seat_note"):
         data["note"] = info.extra["seat_note"]
     return answers, data, text, results.meta
+
+
+def pooled_note(meta: dict, sequential: bool) -> str | None:
+    """What an answer that took games from the run store says of its intervals: fixed-sample
+    ones hold for one look, so a verdict read again as games are added (--more) should be
+    read on --precision's anytime-valid intervals."""
+    taken = meta.get("store", {}).get("from_store", 0)
+    if not taken or sequential:
+        return None
+    return (f"{taken:,} of these {meta['games']:,} games were played for an earlier answer to "
+            "the same question (the run store). The intervals above are fixed-sample: each "
+            "holds at 95% for one look. If you decide by reading the verdict again as games "
+            "are added (--more), use --precision, whose anytime-valid intervals hold at every "
+            "look.")
 
 
 def precision_plan(precision: float, players: int) -> tuple[tuple[float, int], int]:
