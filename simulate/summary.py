@@ -8,16 +8,31 @@ mean and sum of squared deviations merged chunk by chunk (Chan et al.). From tho
 same counts, min/max and quantiles (numpy's linear interpolation between the two order
 statistics, reproduced step for step) and the same mean and SD to floating-point rounding,
 whatever the chunk size; its memory does not grow with the games.
+
+A chunk's summary can also be made where the chunk is played and kept in the run store
+(:class:`RunSummaryPart`, a storable tally: ``run(..., part=RunSummaryPart(),
+on_part=summary.merge)``). ``StreamSummary.of(frame)`` is one chunk's summary, exact: its
+histograms are never binned, whatever the cap (a chunk's distinct values are at most its
+rows), and its mean is the chunk's own. ``add(frame)`` *is* ``merge(StreamSummary.of(frame))``,
+so merging chunk summaries in chunk order gives, number for number, the summary that adding
+their frames in that order gives: the same Chan combination of the same (n, mean, M2) in the
+same order, and the same histogram, binned (past the cap) at the same points, since binning
+happens only in the summary merged into and only after each chunk. (Had a chunk's summary
+applied the cap itself, a chunk of more distinct values than the cap would be binned before
+the merge where adding its rows would bin only their union: other bins.) Merging two
+summaries of several chunks each combines their moments in the same way, to rounding.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from simulate.codec import storable
 from simulate.results import Results
 
 SKIP = ("game", "players")
@@ -47,15 +62,17 @@ DENSE_SPAN = 1 << 20  # a whole-number column's histogram is an array while its 
 DISTINCT_CAP = 1 << 20  # distinct values a column keeps exactly; beyond, quantiles are binned
 
 
+@storable
 class _Histogram:
     """Counts of each value of one column, merged chunk by chunk.
 
     Whole numbers in a span up to ``DENSE_SPAN`` are counted in an array (``np.bincount``);
     other values as sorted (value, count) pairs. Past ``cap`` distinct pairs, neighbouring
     pairs are merged (into their count-weighted mean) and ``approximate`` is set: its
-    quantiles are then near, not exact (no column of the current games comes near)."""
+    quantiles are then near, not exact (no column of the current games comes near).
+    ``cap=None``: never binned (one chunk's histogram, :meth:`of`)."""
 
-    def __init__(self, integer: bool, cap: int = DISTINCT_CAP):
+    def __init__(self, integer: bool, cap: int | None = DISTINCT_CAP):
         self.integer = integer
         self.cap = cap
         self.offset: int | None = None  # dense: the value of counts[0]
@@ -63,11 +80,40 @@ class _Histogram:
         self.values: np.ndarray | None = None  # sparse: sorted distinct values
         self.approximate = False
 
-    def add(self, v: np.ndarray) -> None:
+    @classmethod
+    def of(cls, v: np.ndarray, integer: bool) -> _Histogram:
+        """One chunk's values, exactly (never binned), as sorted (value, count) pairs: a
+        chunk's histogram is kept as pairs, whatever its span, so a stored one holds no
+        more numbers than the chunk has distinct values."""
+        hist = cls(integer, cap=None)
         if len(v) == 0:
-            return
-        if self.integer and self.values is None:
+            return hist
+        if integer:
             lo, hi = int(v.min()), int(v.max())
+            if hi - lo < DENSE_SPAN:
+                counts = np.bincount(v - lo, minlength=hi - lo + 1)
+                used = np.flatnonzero(counts)
+                hist.values = (used + lo).astype(np.int64)
+                hist.counts = counts[used].astype(np.int64)
+                return hist
+        values, counts = np.unique(v, return_counts=True)
+        hist.values, hist.counts = values, counts.astype(np.int64)
+        return hist
+
+    def add(self, v: np.ndarray) -> _Histogram:
+        return self.merge(_Histogram.of(v, self.integer))
+
+    def merge(self, other: _Histogram) -> _Histogram:
+        """Add ``other``'s counts (another chunk's, or several chunks'): the same histogram as
+        adding its values; binned past this one's cap as ``add`` bins."""
+        if other.integer != self.integer:
+            raise ValueError("a whole-number histogram merges only with another")
+        self.approximate = self.approximate or other.approximate
+        values, counts = other.pairs()
+        if len(values) == 0:
+            return self
+        if self.integer and self.values is None and values.dtype.kind in "iu":
+            lo, hi = int(values[0]), int(values[-1])
             start = lo if self.offset is None else min(lo, self.offset)
             end = hi if self.offset is None else max(hi, self.offset + len(self.counts) - 1)
             if end - start < DENSE_SPAN:
@@ -76,12 +122,13 @@ class _Histogram:
                     if self.offset is not None:
                         grown[self.offset - start:self.offset - start + len(self.counts)] = self.counts
                     self.offset, self.counts = start, grown
-                part = np.bincount(v - lo, minlength=hi - lo + 1)
-                self.counts[lo - self.offset:hi - self.offset + 1] += part
-                return
+                self.counts[values - self.offset] += counts  # distinct values: one add each
+                return self
             self._to_sparse()
-        values, counts = np.unique(v, return_counts=True)
-        self._merge(values, counts.astype(np.int64))
+        elif self.integer and self.values is None:
+            self._to_sparse()  # binned counts (not whole numbers) go into pairs
+        self._merge(values, counts)
+        return self
 
     def _to_sparse(self) -> None:
         if self.counts is None:
@@ -100,7 +147,7 @@ class _Histogram:
             merged = np.zeros(len(self.values), dtype=np.int64)
             np.add.at(merged, where, np.concatenate([self.counts, counts]))
             self.counts = merged
-        while len(self.values) > self.cap:
+        while self.cap is not None and len(self.values) > self.cap:
             self.approximate = True
             even = len(self.values) - len(self.values) % 2
             v = self.values[:even].astype(np.float64).reshape(-1, 2)
@@ -144,11 +191,12 @@ def quantiles_from_counts(values: np.ndarray, counts: np.ndarray, qs=QUANTILES) 
     return [out[i] for i in range(len(q))]
 
 
+@storable
 class _Column:
     """One column's histogram, plus its count, mean and sum of squared deviations merged chunk
     by chunk (Chan et al.) and its min and max: what the table needs, whatever the rows."""
 
-    def __init__(self, integer: bool, cap: int = DISTINCT_CAP):
+    def __init__(self, integer: bool, cap: int | None = DISTINCT_CAP):
         self.integer = integer
         self.rows = 0  # rows seen, missing values too (as len(col) counts them)
         self.hist = _Histogram(integer, cap)
@@ -158,23 +206,44 @@ class _Column:
         self.lo = None
         self.hi = None
 
-    def add(self, v: np.ndarray) -> None:
-        self.rows += len(v)
-        if not self.integer:
+    @classmethod
+    def of(cls, v: np.ndarray, integer: bool) -> _Column:
+        """One chunk's column: its own count, mean and M2 (not yet combined with anything),
+        min, max and exact histogram (:meth:`_Histogram.of`)."""
+        col = cls(integer, cap=None)
+        col.rows = len(v)
+        if not integer:
             v = v[~np.isnan(v)]
         if len(v) == 0:
-            return
-        n, mean = len(v), float(v.mean())
-        m2 = float(((v - mean) ** 2).sum())
+            return col
+        col.n, col.mean = len(v), float(v.mean())
+        col.m2 = float(((v - col.mean) ** 2).sum())
+        col.lo, col.hi = v.min(), v.max()
+        col.hist = _Histogram.of(v, integer)
+        return col
+
+    def add(self, v: np.ndarray) -> _Column:
+        return self.merge(_Column.of(v, self.integer))
+
+    def merge(self, other: _Column) -> _Column:
+        """Combine ``other`` (a chunk's column, or several chunks'): Chan's pairwise update of
+        the count, mean and M2, as ``add`` has always made it chunk by chunk."""
+        if other.integer != self.integer:
+            raise ValueError("a whole-number column merges only with another")
+        self.rows += other.rows
+        if other.n == 0:
+            return self
+        n = other.n
         total = self.n + n
-        delta = mean - self.mean
+        delta = other.mean - self.mean
         self.mean += delta * n / total
-        self.m2 += m2 + delta * delta * self.n * n / total
+        self.m2 += other.m2 + delta * delta * self.n * n / total
         self.n = total
-        lo, hi = v.min(), v.max()
+        lo, hi = other.lo, other.hi
         self.lo = lo if self.lo is None else min(self.lo, lo)
         self.hi = hi if self.hi is None else max(self.hi, hi)
-        self.hist.add(v)
+        self.hist.merge(other.hist)
+        return self
 
     def row(self, name: str) -> dict:
         if self.rows == 0 or self.n == 0:
@@ -197,23 +266,39 @@ class _Column:
                 "p50": q[1], "p95": q[2], "max": self.hi}
 
 
+@storable
 class StreamSummary:
     """The summary table of a run, built from its chunks as they finish (see the module
-    docstring); ``add`` is an ``on_chunk`` callback."""
+    docstring); ``add`` is an ``on_chunk`` callback, ``merge`` an ``on_part`` one (with
+    :class:`RunSummaryPart`). ``cap=None``: never binned (one chunk's summary, :meth:`of`)."""
 
-    def __init__(self, cap: int = DISTINCT_CAP):
+    def __init__(self, cap: int | None = DISTINCT_CAP):
         self.cap = cap
         self.columns: dict[str, _Column] = {}
 
-    def add(self, frame: pd.DataFrame) -> None:
+    @classmethod
+    def of(cls, frame: pd.DataFrame) -> StreamSummary:
+        """One chunk's summary, exact (never binned): what :class:`RunSummaryPart` keeps."""
+        summary = cls(cap=None)
         for name in frame.columns:
             if name in SKIP:
                 continue
-            col = self.columns.get(name)
             values = frame[name].to_numpy()
+            summary.columns[name] = _Column.of(values, values.dtype.kind in "iu")
+        return summary
+
+    def add(self, frame: pd.DataFrame) -> StreamSummary:
+        return self.merge(StreamSummary.of(frame))
+
+    def merge(self, other: StreamSummary) -> StreamSummary:
+        """Add ``other``'s chunks after this one's: chunk summaries merged in chunk order
+        equal, number for number, the summary of their frames added in that order."""
+        for name, theirs in other.columns.items():
+            col = self.columns.get(name)
             if col is None:
-                col = self.columns[name] = _Column(values.dtype.kind in "iu", self.cap)
-            col.add(values)
+                col = self.columns[name] = _Column(theirs.integer, self.cap)
+            col.merge(theirs)
+        return self
 
     @property
     def approximate(self) -> list[str]:
@@ -227,6 +312,72 @@ class StreamSummary:
         return pd.DataFrame([self.columns[name].row(name) if name in self.columns
                              else {"column": name, **{k: float("nan") for k in STATS}}
                              for name in names])
+
+
+@storable
+@dataclass(frozen=True)
+class RunSummaryPart:
+    """``rumsim run``'s tally of one block, made where the block is played (a run's
+    ``part``): the block's exact summary (:meth:`StreamSummary.of`), merged in block order
+    into the run's (``on_part=StreamSummary.merge``) and kept in the run store."""
+
+    store_version = 1  # bump when what StreamSummary.of keeps changes
+
+    def __call__(self, frame: pd.DataFrame) -> StreamSummary:
+        return StreamSummary.of(frame)
+
+    def verify(self, result, games: int) -> None:
+        """Refuse a stored part that cannot be this part's result for ``games`` games: a
+        block's summary, exact, of ``games`` rows in every column, its histograms sorted
+        pairs that count its values."""
+        if type(result) is not StreamSummary or set(vars(result)) != {"cap", "columns"}:
+            raise ValueError("not a run summary")
+        if result.cap is not None or type(result.columns) is not dict or not result.columns:
+            raise ValueError("not one block's summary (binned, or no columns)")
+        column_fields, hist_fields = set(vars(_Column(True))), set(vars(_Histogram(True)))
+        for name, col in result.columns.items():
+            if type(name) is not str or name in SKIP:
+                raise ValueError(f"a column named {name!r}")
+            if type(col) is not _Column or set(vars(col)) != column_fields:
+                raise ValueError(f"column {name}: not a column summary")
+            if type(col.integer) is not bool or type(col.rows) is not int \
+                    or type(col.n) is not int:
+                raise ValueError(f"column {name}: its kind or counts are not numbers")
+            if col.rows != games:
+                raise ValueError(f"column {name} counts {col.rows} rows, not {games}")
+            if not 0 <= col.n <= games or (col.integer and col.n != games):
+                raise ValueError(f"column {name} counts {col.n} values of {games} rows")
+            if type(col.mean) is not float or type(col.m2) is not float or col.m2 < 0:
+                raise ValueError(f"column {name}: its mean or M2 is not a number")
+            hist = col.hist
+            if type(hist) is not _Histogram or set(vars(hist)) != hist_fields \
+                    or hist.integer is not col.integer or hist.cap is not None \
+                    or hist.approximate is not False or hist.offset is not None:
+                raise ValueError(f"column {name}: not one block's exact histogram")
+            if col.n == 0:
+                if col.lo is not None or col.hi is not None or hist.values is not None \
+                        or hist.counts is not None:
+                    raise ValueError(f"column {name}: counts values it does not have")
+                continue
+            values, counts = hist.values, hist.counts
+            kind = "i" if col.integer else "f"
+            if not isinstance(values, np.ndarray) or not isinstance(counts, np.ndarray) \
+                    or values.ndim != 1 or values.shape != counts.shape or len(values) == 0 \
+                    or values.dtype != np.dtype(f"{kind}8") or counts.dtype != np.int64:
+                raise ValueError(f"column {name}: its histogram is not (value, count) pairs")
+            if counts.min() < 1 or int(counts.sum()) != col.n \
+                    or (len(values) > 1 and not (np.diff(values) > 0).all()):
+                raise ValueError(f"column {name}: its histogram does not count its "
+                                 f"{col.n} values")
+            if not isinstance(col.lo, np.generic) or not isinstance(col.hi, np.generic) \
+                    or col.lo.dtype != values.dtype or col.hi.dtype != values.dtype \
+                    or col.lo != values[0] or col.hi != values[-1]:
+                raise ValueError(f"column {name}: its min or max is not its histogram's")
+            try:  # the merge the run will make, tried on a fresh column first
+                _Column(col.integer).merge(col)
+            except Exception as exc:  # noqa: BLE001 - any failure means it is not a column
+                raise ValueError(f"column {name}: it does not merge ({type(exc).__name__})"
+                                 ) from None
 
 
 def headline(results: Results) -> str:

@@ -1,5 +1,11 @@
 """``rumsim run GAME``: play N games and summarise every outcome column; the rows saved with
-``--out``."""
+``--out``.
+
+Without ``--out`` each block is summarised where it is played (``RunSummaryPart``) and the
+summaries are merged in block order: a storable tally, so the run store keeps them and a later
+run of the same question plays only the blocks it lacks. With ``--out`` every row is written,
+so the chunks' rows come here (``on_chunk``) and nothing is stored; both give the same table.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +30,7 @@ from reports.cli.options import (
     check_format,
 )
 from simulate.counts import parse_count
+from simulate.summary import RunSummaryPart  # imported here: rumsim store can read its blocks
 
 
 @app.command()
@@ -60,8 +67,10 @@ def run(
     policies = info.seat_policies(policy, players)
     if out is not None:
         check_output_path(out)  # fail before the work, not after
-    # No rows are kept: each chunk goes into the summary and, with --out, into the file as
-    # it finishes, so memory stays flat in N; the file is renamed into place at the end.
+    # No rows are kept, so memory stays flat in N. Without --out each block is summarised
+    # where it is played and the summaries merged in block order (a storable tally: the run
+    # store keeps them). With --out each chunk's rows go into the summary and into the file as
+    # it finishes (rows are never stored); the file is renamed into place at the end.
     stream = StreamSummary()
     with ExitStack() as stack:
         play = stack.enter_context(playing.games(seed=seed, workers=workers))
@@ -69,11 +78,12 @@ def run(
 
         def take(frame) -> None:
             stream.add(frame)
-            if writer is not None:
-                writer.write(frame)
+            writer.write(frame)
 
+        reduce = (dict(part=RunSummaryPart(), on_part=stream.merge) if writer is None
+                  else dict(on_chunk=take))
         results = play(info, n_games, rules=rules_obj, policies=policies, players=players,
-                       chunk_size=chunk, backend=backend, on_chunk=take)
+                       chunk_size=chunk, backend=backend, **reduce)
         if results.meta["interrupted"]:
             typer.echo(f"interrupted: kept the {results.meta['games']:,} games that finished",
                        err=True)
