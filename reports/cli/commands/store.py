@@ -66,13 +66,14 @@ def _need(path: Path | None):
 def _tallies() -> None:
     """Register every storable tally class (each registers itself when its module is
     imported; a stored tally names its class, which the codec only looks up): the modules of
-    ``analyses`` that declare one, and ``simulate.bench``. A module that cannot be imported
+    ``analyses`` that declare one, ``simulate.bench``, ``simulate.summary`` and matchup's. A module that cannot be imported
     leaves its tallies unreadable, which is said where they are met."""
     import importlib
 
     import analyses
 
-    names = ["simulate.bench"]
+    # beyond analyses: the run summary, the bench's sums, matchup's parts (in its command)
+    names = ["simulate.bench", "simulate.summary", "reports.cli.commands.matchup"]
     for folder in analyses.__path__:
         for path in sorted(Path(folder).glob("*.py")):
             try:
