@@ -97,7 +97,8 @@ def make(root: Path = PACK, games: list[str] | None = None, cluster=None,
             say(f"{p.title}: the strength ladder {_at(p.players)} on {n:,} deals")
             result = p.section.main_run(info, n, store=store, cluster=cluster,
                                         progress=progress, workers=workers)
-            done.append({"game": p.game, "players": p.players, "deals": n,
+            done.append({"game": p.game, "players": p.players, "deals": result.deals,
+                         "planned": n,
                          "seconds": round(result.seconds, 1), "key": result.store_key,
                          "from_pack": result.sources})
             say(f"  {result.seconds:,.0f} s ({result.played:,} deals played now)")

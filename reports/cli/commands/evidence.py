@@ -74,7 +74,8 @@ def evidence_make(
                              workers=workers if backend is None else None, deals=limit,
                              say=lambda text: typer.echo(text, err=True))
     for d in done:
-        echo(f"{get_game(d['game']).title}, {evidence._at(d['players'])}: {d['deals']:,} deals in "
+        cut = "" if d["deals"] >= d["planned"] else f" (stopped: {d['planned']:,} planned)"
+        echo(f"{get_game(d['game']).title}, {evidence._at(d['players'])}: {d['deals']:,} deals{cut} in "
              f"{d['seconds']:,.0f} s (question {str(d['key'])[:12]})")
     echo(f"the pack: {root} ({evidence.size_bytes(root) / 1e6:.2f} MB); its "
          f"{evidence.MANIFEST} says what made each block")
