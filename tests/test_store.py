@@ -135,6 +135,7 @@ def answer(out: str) -> tuple[dict, dict]:
     the same games (the time, and where the games came from)."""
     data = json.loads(out)
     meta = data.pop("meta")
+    data.pop("store", None)  # the note an answer that took stored games adds (seats)
     return data, {k: v for k, v in meta.items() if k not in ("elapsed_s", "store")}
 
 

@@ -47,7 +47,8 @@ def _twice_then_once(capsys, tmp_path, args: list[str], first: list[str], second
     return err, stored
 
 
-def test_ladder_second_run_takes_the_first_runs_deals(capsys, tmp_path):
+def test_ladder_second_run_takes_the_first_runs_deals(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr("analyses.strength.LADDER_BLOCK", 64)  # 256 deals a block: slower
     err, out = _twice_then_once(capsys, tmp_path, ["ladder", "montego-bay", "--rungs", MB_RUNGS,
                                                    "-q", "--format", "json"],
                                 ["-n", "128"], ["-n", "256"])
@@ -57,7 +58,8 @@ def test_ladder_second_run_takes_the_first_runs_deals(capsys, tmp_path):
     assert {r["by"] for r in answer["seat_edges"]} == {"seat", "place"}
 
 
-def test_solo_ladder_second_run_takes_the_first_runs_deals(capsys, tmp_path):
+def test_solo_ladder_second_run_takes_the_first_runs_deals(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr("analyses.strength.LADDER_BLOCK", 64)
     err, out = _twice_then_once(capsys, tmp_path, ["ladder", "rum-runner", "--rungs", RR_RUNGS,
                                                    "-q"], ["-n", "128"], ["-n", "256"])
     assert "128 games from the run store" in err and "; 128 played" in err
