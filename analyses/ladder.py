@@ -217,12 +217,14 @@ class ScoreLadderTally:
 def verify_differences(d, centre: float, games: int) -> None:
     """Refuse a stored :class:`DealDifferences` that is not of ``games`` deals around
     ``centre`` (its sums whole gains and losses: what ``merge`` adds)."""
-    if type(d) is not DealDifferences or d.centre != centre or d.n != games:
-        raise ValueError(f"not a tally of {games} deals' differences")
+    if type(d) is not DealDifferences or d.centre != centre:
+        raise ValueError("not a tally of per-deal values")
+    if type(d.n) is not int or d.n != games:
+        raise ValueError(f"it counts {d.n} deals, not {games}")
     if not isinstance(d.sums, list) or len(d.sums) != 2 or any(
             not isinstance(part, list) or len(part) != 3
             or any(type(x) is not int or x < 0 for x in part) for part in d.sums):
-        raise ValueError("its sums are not whole gains and losses")
+        raise ValueError("its sums are not exact gains and losses")
 
 
 def verify_score_ladder(tally, policies: Sequence[str], games: int,

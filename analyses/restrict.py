@@ -46,6 +46,7 @@ import pandas as pd
 
 from analyses.convergence import _round_up
 from analyses.deals import DealDifferences
+from analyses.ladder import verify_differences
 from analyses.stats import CONFIDENCE, Interval, z_value
 from simulate.codec import storable
 from simulate.errors import Interrupted
@@ -232,20 +233,7 @@ class RestrictParts:
         if any(not isinstance(x, list) or len(x) != k for x in lists):
             raise ValueError(f"its tallies are not one per choice ({k})")
         for d in result._parts():
-            _check_differences(d, games)
-
-
-def _check_differences(d, games: int) -> None:
-    """Refuse anything but a tally of ``games`` per-deal values around 0."""
-    if type(d) is not DealDifferences or d.centre != 0.0:
-        raise ValueError("not a tally of per-deal values")
-    if type(d.n) is not int or d.n != games:
-        raise ValueError(f"it counts {d.n} deals, not {games}")
-    sums = d.sums
-    if (not isinstance(sums, list) or len(sums) != 2
-            or any(not isinstance(p, list) or len(p) != 3 for p in sums)
-            or any(type(v) is not int or v < 0 for p in sums for v in p)):
-        raise ValueError("its sums are not exact gains and losses")
+            verify_differences(d, 0.0, games)
 
 
 def classify(loss: Interval, tost: Interval, margin: float) -> str:

@@ -173,8 +173,10 @@ class MatchupParts:
         for m, total in ((w, w._total) for w in (*result.wins, result.pooled_wins)):
             if total < 0 or total > m.n << 1200:  # wins are 0..1 a game (units of 2^-1200)
                 raise ValueError("its wins are not 0 to 1 a game")
-        _check_differences(result.deal_wins, games, 1.0 / p)
-        _check_differences(result.deal_leads, games, 0.0)
+        from analyses.ladder import verify_differences
+
+        verify_differences(result.deal_wins, 1.0 / p, games)
+        verify_differences(result.deal_leads, 0.0, games)
 
 
 @storable
@@ -196,7 +198,7 @@ class SoloMatchupParts:
         """Refuse a stored block that cannot be this part's tally of ``games`` deals."""
         import numpy as np
 
-        from analyses.ladder import ScoreLadderTally
+        from analyses.ladder import ScoreLadderTally, verify_differences
 
         fresh = ScoreLadderTally(self.policies)
         if type(result) is not ScoreLadderTally or tuple(result.policies) != fresh.policies:
@@ -212,7 +214,7 @@ class SoloMatchupParts:
         if not isinstance(result.leads, list) or len(result.leads) != len(fresh.leads):
             raise ValueError("its score leads are not one per rung")
         for lead in result.leads:
-            _check_differences(lead, games, 0.0)
+            verify_differences(lead, 0.0, games)
 
 
 def _check_moments(m, n: int) -> None:
@@ -225,16 +227,3 @@ def _check_moments(m, n: int) -> None:
         raise ValueError("its moments are not exact sums")
 
 
-def _check_differences(d, n: int, centre: float) -> None:
-    """Refuse anything but exact per-deal gains and losses of ``n`` deals about ``centre``."""
-    from analyses.deals import DealDifferences
-
-    if type(d) is not DealDifferences or d.centre != centre:
-        raise ValueError("not a tally of per-deal values")
-    if type(d.n) is not int or d.n != n:
-        raise ValueError(f"it counts {d.n} deals, not {n}")
-    sums = d.sums
-    if (not isinstance(sums, list) or len(sums) != 2
-            or any(not isinstance(part, list) or len(part) != 3 for part in sums)
-            or any(type(v) is not int or v < 0 for part in sums for v in part)):
-        raise ValueError("its sums are not exact gains and losses")
