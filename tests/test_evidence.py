@@ -26,6 +26,17 @@ def _strength(game: str) -> Strength:
     return next(s for s in PAGES[game].sections if isinstance(s, Strength))
 
 
+def _montego_ladder():
+    """Montego Bay's ladder section played at a tiny scale over the pack alone."""
+    section = _strength("montego-bay")
+    stores = evidence.stores(None)
+    try:
+        return section, section.play(get_game("montego-bay"), 0.01, "fast", False, None, None,
+                                     store=stores)
+    finally:
+        stores.close()
+
+
 def test_the_pack_holds_every_planned_question_for_this_engine():
     """Every page's planned evidence is in the pack, whole, and for this engine: a stale
     question names the game and says how to remake it."""
@@ -58,13 +69,7 @@ def test_a_random_sample_of_the_pack_replays_identically():
 def test_the_report_takes_the_pack_whole_and_says_so():
     """A page's ladder at its main player count takes every deal of the pack (here Montego
     Bay's), plays none of them again, and says where its deals came from."""
-    info = get_game("montego-bay")
-    section = _strength("montego-bay")
-    stores = evidence.stores(None)
-    try:
-        result = section.play(info, 0.01, "fast", False, None, None, store=stores)
-    finally:
-        stores.close()
+    section, result = _montego_ladder()
     main = section.players[0]
     sources = result.sources[main]
     assert sources["played now"] == 0
@@ -81,15 +86,9 @@ def test_stale_evidence_is_never_used_and_is_said(monkeypatch):
     from it, the page plays its own deals and says the evidence is stale."""
     import simulate.store
 
-    info = get_game("montego-bay")
-    section = _strength("montego-bay")
     monkeypatch.setattr(simulate.store, "engine_fingerprint", lambda info: "0" * 24)
     monkeypatch.setattr(evidence, "engine_fingerprint", lambda info: "0" * 24)
-    stores = evidence.stores(None)
-    try:
-        result = section.play(info, 0.01, "fast", False, None, None, store=stores)
-    finally:
-        stores.close()
+    section, result = _montego_ladder()
     main = section.players[0]
     assert result.stale[main]
     assert result.sources[main].get("the shipped evidence", 0) == 0
