@@ -59,7 +59,7 @@ class Restrict(Section):
         # ``store`` keeps it, and the same question asked at the terminal shares its blocks
         run = functools.partial(simulate.run, rules=rules, seed=self.seed, workers=workers,
                                 backend=backend, progress=progress, cluster=cluster,
-                                keep=False, store=store)
+                                keep=False, store=store, tell=progress is not False)
         started = time.perf_counter()
         done = R.play(run, info, policy, info.choice_names, self.players, cap=cap, pilot=pilot)
         helps = {c.name: c.help for c in info.choices}

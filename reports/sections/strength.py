@@ -145,7 +145,8 @@ class Strength(Section):
                            seed=self.seed, workers=workers, backend=backend,
                            progress=progress, cluster=cluster, keep=False, part=parts,
                            on_part=tally.merge, store=store, all_stored=all_stored,
-                           chunk_size=ladder_block(info, rungs),
+                           # a quiet report still says where its deals came from, on the page
+                           tell=progress is not False, chunk_size=ladder_block(info, rungs),
                            label=f"strength ladder, {players} "
                                  f"player{'s' if players > 1 else ''}")
         n = int(res.meta["games"])
