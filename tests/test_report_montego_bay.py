@@ -34,7 +34,7 @@ def built(tmp_path_factory):
         mp.setattr(rrun, "ROLLOUT_SAMPLES", 2)  # keeps the Rum Runner page quick
         mp.setattr(mo, "STRONG_PARAMS", ":samples=1:width=2")  # and the 21 Motines page
         quick_ladder(mp, mb)
-        written = build_report(out, games=["montego-bay"], scale=SCALE, backend="reference",
+        written = build_report(out, games=["montego-bay"], scale=SCALE, backend="fast",
                                progress=False)
     return out, written
 
@@ -70,12 +70,12 @@ def test_page_writes_tables_and_embeds_figures(built):
 def test_page_states_how_it_was_made(built):
     out, _ = built
     html = (out / "montego_bay.html").read_text()
-    assert f"rumsim report montego-bay --out {out} --scale 0.001 --backend reference" in html
+    assert f"rumsim report montego-bay --out {out} --scale 0.001" in html
     assert "Seeds: 1;" in html and "whole page:" in html
     assert "Policies: greedy, random, sampler." in html
     # greedy's six runs of 150 games, random's of 50 and sampler's of 3; the ladder's rungs
     # (greedy among random: 3 x 10 games; sampler among greedy: 3 x 2, at least two a seat)
-    assert f"games: {6 * 150 + 6 * 50 + 6 * 3 + 3 * 10 + 3 * 2:,} in all; backend: reference" \
+    assert f"games: {6 * 150 + 6 * 50 + 6 * 3 + 3 * 10 + 3 * 2:,} in all; backend: fast" \
         in html
     assert "freight_ships=9, stack_b_size=3" in html and "chi-square" in html.lower()
 

@@ -21,9 +21,9 @@ SCALE = 0.0005  # 50 games per run (15 runs)
 @pytest.fixture(scope="module")
 def page():
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(mo, "STRONG_PARAMS", ":samples=1:width=2")  # keeps the reference quick
+        mp.setattr(mo, "STRONG_PARAMS", ":samples=1:width=2")  # keeps the ladder quick
         quick_ladder(mp, mo)
-        return mo.PAGE.build(scale=SCALE, backend="reference", progress=False, command="cmd")
+        return mo.PAGE.build(scale=SCALE, backend="fast", progress=False, command="cmd")
 
 
 def test_page_plays_both_policies_at_every_player_count(page):

@@ -22,9 +22,9 @@ SCALE = 0.0003  # 30 games per run; the head to head 25 in all
 @pytest.fixture(scope="module")
 def page():
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(rp, "ROLLOUT_PARAMS", ":samples=1:width=2")  # keeps the reference quick
+        mp.setattr(rp, "ROLLOUT_PARAMS", ":samples=1:width=2")  # keeps the ladder quick
         quick_ladder(mp, rp)
-        return rp.PAGE.build(scale=SCALE, backend="reference", progress=False, command="cmd")
+        return rp.PAGE.build(scale=SCALE, backend="fast", progress=False, command="cmd")
 
 
 def test_page_plays_both_policies_at_every_player_count(page):

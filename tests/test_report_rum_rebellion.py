@@ -31,7 +31,7 @@ def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "site"
     with pytest.MonkeyPatch.context() as mp:
         quick_ladder(mp, rr)
-        written = build_report(out, games=["rum-rebellion"], scale=SCALE, backend="reference",
+        written = build_report(out, games=["rum-rebellion"], scale=SCALE, backend="fast",
                                progress=False)
     return out, written
 
@@ -63,11 +63,11 @@ def test_page_embeds_two_png_figures(built):
 def test_page_states_how_it_was_made(built):
     out, _ = built
     html = (out / "rum_rebellion.html").read_text()
-    assert f"rumsim report rum-rebellion --out {out} --scale 0.002 --backend reference" in html
+    assert f"rumsim report rum-rebellion --out {out} --scale 0.002" in html
     assert "Seeds: 1;" in html and "whole page:" in html and "Simulation time:" in html
     assert "Policies: threshold, random, blocker." in html
     # threshold's 12 runs, random's and blocker's 12 each of 100, the ladder's 2 x 4 of 20
-    assert f"games: {12 * 300 + 24 * 100 + 8 * 20:,} in all; backend: reference" in html
+    assert f"games: {12 * 300 + 24 * 100 + 8 * 20:,} in all; backend: fast" in html
     for preset in rr.VARIANTS:
         assert preset in html
     assert "votes_for_coup=40" in html and "Holm" in html and "Wilson" in html
