@@ -83,3 +83,35 @@ STAR_NOTE = ("* marks a difference significant after Holm's adjustment over ever
              "of the comparison (all metrics of all variations: family-wise 5%); each interval "
              "is 95% on its own, not adjusted, and a difference without a * is not shown to be "
              "zero: its interval says how large it can be")
+
+
+# ------------------------------------------------------------------------------- players
+
+# A search policy's budget: the parameter that says how much it searches, per policy name.
+# The unit is that parameter's own help text ('playouts per option'), so it is said once.
+SEARCH_BUDGET = {"rollout": "samples", "sampler": "n_samples"}
+
+
+def player_label(policy) -> str:
+    """A player as a designer reads it: 'greedy', 'expert', 'expert + search, 16 playouts
+    per option'. ``policy`` is a resolved ``engines._game.Policy``; the exact specification
+    (``Policy.label()``) belongs in a table beside it, not in a sentence."""
+    budget = SEARCH_BUDGET.get(policy.name)
+    if budget is None or policy.base is None:
+        return policy.name if not policy.restriction else policy.label()
+    params = {p.name: p for p in policy.spec.params}
+    # The base as the player named it ('expert'), not as it resolves (a trained heuristic).
+    base = params["base"].policies[int(policy.param("base"))]
+    unit = params[budget].help.split(" (")[0].split(";")[0]
+    return f"{base} + search, {policy.param(budget):g} {unit}"
+
+
+def player_labels(info, specs) -> dict[str, str]:
+    """Each policy string of ``specs`` -> its :func:`player_label`, made unique: where two
+    players would read alike, the exact specification follows the label."""
+    labels = {s: player_label(info.policy(s)) for s in specs}
+    seen: dict[str, int] = {}
+    for label in labels.values():
+        seen[label] = seen.get(label, 0) + 1
+    return {s: (label if seen[label] == 1 else f"{label} ({info.policy(s).label()})")
+            for s, label in labels.items()}
