@@ -12,8 +12,8 @@ in every *seating* at once (``seatings``):
   order check (``analyses.ladder``) and one rating per policy (``analyses.ratings``).
 
 The *skilled-play* answer is the top rung's seat answer, and whether it has converged
-is the top two rungs' first-player edges compared on the same deals
-(``analyses.convergence``). Nothing keeps rows: each block of deals is tallied as it
+is the top two rungs' edges of every seat (or turn-order place) compared on the same
+deals, with the top rung shown stronger than the one below (``analyses.convergence``). Nothing keeps rows: each block of deals is tallied as it
 finishes, so memory is flat in the number of deals.
 """
 
@@ -28,7 +28,7 @@ import pandas as pd
 from analyses import convergence, ratings
 from analyses.deals import DealDifferences
 from analyses.ladder import LadderAnswer, ladder, verify_differences
-from analyses.matchup import MatchupTally, _Moments, rotations
+from analyses.matchup import STRONGER, MatchupTally, _Moments, rotations
 from analyses.seats import DEFAULT_MARGIN, LevelTally, SeatAnswer, SeatParts, SeatTally
 from analyses.stats import CONFIDENCE
 from simulate.codec import storable
@@ -83,8 +83,10 @@ class StrengthTally:
         self.by_place = ([SeatTally(players) for _ in self.rungs]
                          if place_pattern is not None else None)
         self.heads = [MatchupTally(players) for _ in self.rungs[1:]] if heads else []
-        # per rung k >= 1: per deal, the first player's win under rung k minus under k - 1
-        self.changes = [DealDifferences(0.0) for _ in self.rungs[1:]]
+        # per rung k >= 1 and seat (or turn-order place) s: per deal, s's win under rung k
+        # minus under rung k - 1 (s = 0 is the first player's change)
+        self.changes = [[DealDifferences(0.0) for _ in range(players)]
+                        for _ in self.rungs[1:]]
 
     @property
     def arms(self) -> int:
@@ -97,15 +99,17 @@ class StrengthTally:
         game = frames[0]["game"].to_numpy()
         if not all(np.array_equal(game, f["game"].to_numpy()) for f in frames):
             raise ValueError("the ladder's frames must hold the same deals, in order")
-        firsts = []
+        wins = []
         for k in range(len(self.rungs)):
             by_seat, by_place = self.parts(frames[k])
             self.by_seat[k].merge(by_seat)
             if by_place is not None:
                 self.by_place[k].merge(by_place)
-            firsts.append(self._first_wins(frames[k]))
+            wins.append(self._unit_wins(frames[k]))
         for k in range(1, len(self.rungs)):
-            self.changes[k - 1].add(convergence.first_player_change(firsts[k], firsts[k - 1]))
+            change = convergence.seat_changes(wins[k], wins[k - 1])
+            for s, tally in enumerate(self.changes[k - 1]):
+                tally.add(change[:, s])
             if self.heads:
                 at = len(self.rungs) + (k - 1) * self.players
                 self.heads[k - 1].add(frames[at:at + self.players])
@@ -125,26 +129,33 @@ class StrengthTally:
         if self.by_place is not None:
             for mine, theirs in zip(self.by_place, other.by_place, strict=True):
                 mine.merge(theirs)
-        for mine, theirs in zip([*self.heads, *self.changes], [*other.heads, *other.changes],
+        for mine, theirs in zip([*self.heads, *(c for cs in self.changes for c in cs)],
+                                [*other.heads, *(c for cs in other.changes for c in cs)],
                                 strict=True):
             mine.merge(theirs)
         return self
 
-    def _first_wins(self, frame: pd.DataFrame) -> np.ndarray:
-        """Each game's win of the player first in turn order (seat 0, or the game's
-        turn-order place 0)."""
-        pattern = self.parts.place_pattern
-        if pattern is None:
-            return frame["win_0"].to_numpy(dtype=float)
-        key = np.column_stack([frame[pattern.format(seat=s)].to_numpy()
-                               for s in range(self.players)])
+    def _unit_wins(self, frame: pd.DataFrame) -> np.ndarray:
+        """Each game's win of each seat (deals x seats), or, where the game declares a turn
+        order (``place_pattern``), of the player at each turn-order place, first to last."""
         wins = np.column_stack([frame[f"win_{s}"].to_numpy(dtype=float)
                                 for s in range(self.players)])
-        return wins[np.arange(len(frame)), np.argmin(key, axis=1)]
+        pattern = self.parts.place_pattern
+        if pattern is None:
+            return wins
+        key = np.column_stack([frame[pattern.format(seat=s)].to_numpy()
+                               for s in range(self.players)])
+        return np.take_along_axis(wins, np.argsort(key, axis=1, kind="stable"), axis=1)
 
     @property
     def deals(self) -> int:
         return self.by_seat[0].n
+
+    def unit_names(self) -> list[str]:
+        """What each change is of: 'seat 0', ... or 'place 1', ... (turn order)."""
+        if self.parts.place_pattern is None:
+            return [f"seat {s}" for s in range(self.players)]
+        return [f"place {s + 1}" for s in range(self.players)]
 
     def answer(self, margin: float = DEFAULT_MARGIN,
                converge_margin: float = convergence.MARGIN,
@@ -161,9 +172,11 @@ class StrengthTally:
         chain = (ratings.Ratings(self.rungs, self.players,
                                  lambda k, level: self.heads[k].share(level), confidence)
                  if self.heads else None)
-        verdict = convergence.verdict(self.changes[-1], self.rungs[-1], self.rungs[-2],
-                                      converge_margin, confidence)
-        changes = [c.interval(confidence) for c in self.changes]
+        stronger = heads[-1].verdict == STRONGER if heads else None
+        verdict = convergence.verdict_every(self.changes[-1], self.unit_names(),
+                                            self.rungs[-1], self.rungs[-2], converge_margin,
+                                            confidence, stronger)
+        changes = [c[0].interval(confidence) for c in self.changes]
         return StrengthAnswer(self.rungs, self.players, self.deals, seats, places,
                               ladder(heads), chain.table() if chain else None, chain, changes,
                               verdict)
@@ -186,7 +199,7 @@ class StrengthParts:
 
     # The version of what the run store keeps of a block (bump it when what
     # ``StrengthTally`` keeps changes). A class attribute, not a field.
-    store_version = 1
+    store_version = 2   # 2: every seat's change between rungs, not the first player's only
 
     @classmethod
     def of(cls, rungs: Sequence[str], players: int, views: dict[str, str] | None = None,
@@ -229,10 +242,12 @@ class StrengthParts:
             raise ValueError("not one head to head per rung above the first")
         for h in result.heads:
             _verify_matchup(h, p, games)
-        if not isinstance(result.changes, list) or len(result.changes) != k - 1:
-            raise ValueError("not one change per rung above the first")
-        for c in result.changes:
-            verify_differences(c, 0.0, games)
+        if not isinstance(result.changes, list) or len(result.changes) != k - 1 \
+                or any(not isinstance(c, list) or len(c) != p for c in result.changes):
+            raise ValueError("not one change per seat and rung above the first")
+        for changes in result.changes:
+            for c in changes:
+                verify_differences(c, 0.0, games)
 
 
 def _verify_views(tally: SeatTally, views: tuple[tuple[str, str], ...], players: int,

@@ -749,6 +749,48 @@ def _restrict_family(rng, same) -> bool:
     return True
 
 
+def _seat_changes(rng, n: int, below, change, same: float) -> list:
+    """Per seat, the tally of per-deal changes of a seat's win from a rung below (win shares
+    ``below``) to a top rung that plays a deal as the rung below with probability ``same``
+    (the same winner), else afresh at shares that make its overall shares below + change."""
+    below, change = np.asarray(below, float), np.asarray(change, float)
+    players = below.size
+    w_below = rng.choice(players, size=n, p=below)
+    fresh = rng.choice(players, size=n, p=below + change / (1 - same))
+    w_top = np.where(rng.random(n) < same, w_below, fresh)
+    eye = np.eye(players)
+    diffs = eye[w_top] - eye[w_below]
+    return [DealDifferences(0.0).add(diffs[:, s]) for s in range(players)]
+
+
+SEATS_BELOW = (0.27, 0.25, 0.24, 0.24)
+
+
+def _every_seat_state(rng, n: int, change, same: float) -> str:
+    diffs = _seat_changes(rng, n, SEATS_BELOW, change, same)
+    names = [f"seat {s}" for s in range(len(diffs))]
+    return convergence.verdict_every(diffs, names, "top", "below", stronger=True).state
+
+
+def every_seat_no_false_not_converged(rng) -> bool:
+    return _every_seat_state(rng, 4000, (0, 0, 0, 0), 0.5) != "not converged"
+
+
+def every_seat_no_false_converged(rng) -> bool:
+    # the first player stays; one follower gains the margin from another
+    m = convergence.MARGIN
+    return _every_seat_state(rng, 4000, (0, m, -m, 0), 0.5) != "converged"
+
+
+def every_seat_no_false_not_converged_rare(rng) -> bool:
+    return _every_seat_state(rng, 1000, (0, 0, 0, 0), 0.98) != "not converged"
+
+
+def every_seat_no_false_converged_rare(rng) -> bool:
+    m = convergence.MARGIN
+    return _every_seat_state(rng, 1000, (0, m, -m, 0), 0.9) != "converged"
+
+
 def restrict_family(rng) -> bool:
     return _restrict_family(rng, (0.5,) * len(RESTRICT_TRUTHS))
 
@@ -840,6 +882,16 @@ CASES = (
          "planned deals)", "family-wise error <= 5%", 0.95, restrict_family, 300),
     Case("restricted play: any false verdict of 8 choices, most deals unchanged",
          "family-wise error <= 5%", 0.95, restrict_family_rare, 300),
+    Case("convergence, every seat: 'not converged' at no change (4 seats, 4,000 deals)",
+         "false verdict <= 5%", 0.95, every_seat_no_false_not_converged, 1000),
+    Case("convergence, every seat: 'converged' with a follower's change = margin, "
+         "the first player's 0 (4,000 deals)", "false verdict <= 5%", 0.95,
+         every_seat_no_false_converged, 1000),
+    Case("convergence, every seat: 'not converged' at 0, ~2% of 1,000 deals differ",
+         "false verdict <= 5%", 0.95, every_seat_no_false_not_converged_rare, 1000),
+    Case("convergence, every seat: 'converged' at a follower's margin, ~10% of 1,000 "
+         "deals differ", "false verdict <= 5%", 0.95, every_seat_no_false_converged_rare,
+         1000),
 )
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engines import get_game
-from simulate.store import Layered, Store, engine_fingerprint, from_environment
+from simulate.store import Layered, Store, engine_fingerprint, from_environment, staleness
 
 PACK = Path(__file__).resolve().parent / "evidence"
 MANIFEST = "MANIFEST.md"
@@ -133,16 +133,18 @@ def write_manifest(root: Path = PACK) -> None:
 
 def describe(root: Path = PACK) -> list[dict]:
     """The pack's questions as JSON-ready rows (for ``rumsim evidence ls``)."""
+    import analyses.solo_ladder  # noqa: F401 - the pack's tally classes, registered
+    import analyses.strength  # noqa: F401
+
     p = pack(root)
     if p is None:
         return []
-    rows = []
+    rows, engines = [], {}
     for q in p.questions():
-        info = get_game(q["game"])
+        why = staleness(p, q, engines=engines)
         rows.append({"game": q["game"], "players": q["players"], "deals": q["games"],
                      "blocks": q["blocks"], "bytes": q["bytes"], "key": q["key"],
-                     "current": q["engine"] == engine_fingerprint(info),
-                     "origins": q["origins"]})
+                     "current": why is None, "stale_because": why, "origins": q["origins"]})
     p.close()
     return rows
 

@@ -74,7 +74,7 @@ STRENGTH_DEALS = 400
 STRENGTH_OTHER_DEALS = 200
 # The main player count's ladder as shipped evidence (make evidence, about 12 minutes): the deals
 # its seat and convergence verdicts need, which the page then takes whole (reports.evidence).
-EVIDENCE_DEALS = 16_000
+EVIDENCE_DEALS = 40_000
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:

@@ -101,7 +101,7 @@ STRENGTH_OTHER_DEALS = 200
 # evidence was stopped for time at 3,328 (2 deals/s while two other jobs shared the 2 cores;
 # about 0.12 s a deal alone): raise this to 16_000 and `rumsim evidence make rum-and-pirates`
 # plays the rest in about 25 minutes on a quiet 2-core machine.
-EVIDENCE_DEALS = 3_328
+EVIDENCE_DEALS = 16_000
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:

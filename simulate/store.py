@@ -408,13 +408,14 @@ class Store:
 
     def stale_for(self, job, info) -> bool:
         """Whether this store holds ``job``'s question for another engine (the game's source
-        has changed since it was played), so a run of it takes none of those games."""
+        has changed since it was played) or another version of its tally, so a run of it
+        takes none of those games."""
         if not storable(job.part):
             return False
-        wanted = _sans_engine(question_of(job, info))
-        current = engine_fingerprint(info)
-        return any(q["engine"] != current and _sans_engine(q["question"]) == wanted
-                   for q in self.questions())
+        asked = question_of(job, info)
+        wanted = _sans_engine(asked)
+        return any(key_of(q["question"]) != key_of(asked)
+                   and _sans_engine(q["question"]) == wanted for q in self.questions())
 
     def origins(self, key: str | None) -> list[str]:
         """What made the blocks of question ``key`` (their origins), empty when not held."""
@@ -459,7 +460,10 @@ class Store:
 
 
 def _sans_engine(question: dict) -> dict:
-    return {k: v for k, v in question.items() if k not in ("engine", "rumsim")}
+    """A question without what makes its games stale rather than another question: the
+    engine, rumsim's version and the version of the tally kept."""
+    return {k: v for k, v in question.items()
+            if k not in ("engine", "rumsim", "tally_version")}
 
 
 def covered(ranges: list[tuple[int, int]]) -> int:

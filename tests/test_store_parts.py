@@ -144,7 +144,8 @@ def test_parts_are_storable_data_with_a_store_version():
                               "first_rail_pos_{seat}"),
              SoloLadderParts.of(("random", "greedy"), "expert"), ThresholdsPart()]
     for part in parts:
-        assert storable(part) and part.store_version == 1
+        assert storable(part) and isinstance(part.store_version, int) \
+            and part.store_version >= 1
         assert "store_version" not in vars(part)  # a class attribute, not a field
         blob = codec.dumps(part, {"key": "k"})  # nothing in it but data
         again = codec.loads(blob, {"key": "k"})
@@ -194,7 +195,7 @@ def _head(t):
 
 
 def _change(t):
-    t.changes[0].sums[0][1] = 0.5
+    t.changes[0][0].sums[0][1] = 0.5
 
 
 def _view(t):

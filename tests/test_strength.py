@@ -63,7 +63,55 @@ def test_turn_order_first_player_is_read_from_the_order_column():
     f = pd.DataFrame({"game": [0, 1], "win_0": [1.0, 0.0], "win_1": [0.0, 1.0],
                       "pos_0": [5, 1], "pos_1": [2, 3]})
     # game 0: seat 1 is first (pos 2) and lost; game 1: seat 0 is first and lost
-    assert list(tally._first_wins(f)) == [0.0, 0.0]
+    wins = tally._unit_wins(f)
+    assert list(wins[:, 0]) == [0.0, 0.0] and list(wins[:, 1]) == [1.0, 1.0]
+    assert tally.unit_names() == ["place 1", "place 2"]
+
+
+def _seat_diffs(changes):
+    """One DealDifferences per column of a deals x seats array of changes."""
+    return [DealDifferences(0.0).add(changes[:, s]) for s in range(changes.shape[1])]
+
+
+def test_a_follower_that_moves_is_not_converged_though_the_first_player_stays():
+    # 21 Motines' case: the first player's edge stays, the second seat's moves by 6 pp
+    rng = np.random.default_rng(3)
+    n = 20000
+    moved = (rng.random(n) < 0.06).astype(float)
+    changes = np.column_stack([np.zeros(n), moved, -moved, np.zeros(n)])
+    first_only = convergence.verdict(DealDifferences(0.0).add(changes[:, 0]), "top", "below")
+    assert first_only.state == "converged"      # what a first-player-only check says
+    v = convergence.verdict_every(_seat_diffs(changes), [f"seat {s}" for s in range(4)],
+                                  "top", "below", stronger=True)
+    assert v.state == "not converged"
+    assert v.largest in ("seat 1", "seat 2")
+    assert "largest change of a seat's edge" in v.sentence()
+
+
+def test_equal_rungs_that_agree_are_not_called_converged():
+    n = 4000
+    changes = np.zeros((n, 3))
+    names = ["place 1", "place 2", "place 3"]
+    weak = convergence.verdict_every(_seat_diffs(changes), names, "top", "below",
+                                     stronger=False)
+    assert weak.state == "undetermined" and weak.decide_deals is None
+    assert "not shown stronger" in weak.sentence()
+    assert convergence.verdict_every(_seat_diffs(changes), names, "top", "below",
+                                     stronger=True).state == "converged"
+    # unmeasured (no head to head at this player count): the edges decide
+    assert convergence.verdict_every(_seat_diffs(changes), names, "top", "below").state \
+        == "converged"
+
+
+def test_every_seat_undetermined_says_the_deals_that_would_decide_it():
+    rng = np.random.default_rng(5)
+    n = 300
+    a = (rng.random(n) < 0.05).astype(float) - (rng.random(n) < 0.04).astype(float)
+    changes = np.column_stack([a, -a])
+    v = convergence.verdict_every(_seat_diffs(changes), ["seat 0", "seat 1"], "t", "b")
+    assert v.state == "undetermined"
+    assert v.decide_deals > n and "deals in all would decide it" in v.sentence()
+    assert "-0.0" not in v.sentence()
 
 
 def test_luce_step_inverts_the_model():

@@ -100,7 +100,7 @@ def evidence_ls(
     for r in rows:
         echo(f"{get_game(r['game']).title}, {evidence._at(r['players'])}: {r['deals']:,} deals, "
              f"{r['blocks']} blocks, {r['bytes'] / 1e3:,.0f} KB, "
-             f"{'current' if r['current'] else 'STALE (the engine changed: make evidence)'}; "
+             f"{'current' if r['current'] else 'STALE (' + r['stale_because'] + ': make evidence)'}; "
              f"{'; '.join(r['origins'])}")
 
 
