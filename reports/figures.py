@@ -315,12 +315,17 @@ def composition_bars(parts: pd.DataFrame, title: str, xlabel: str = "mean points
     return to_png(fig)
 
 
-def edge_by_rung(rows: pd.DataFrame, title: str) -> bytes:
+def edge_by_rung(rows: pd.DataFrame, title: str, small: bool = False,
+                 band: float | None = None) -> bytes:
     """The first player's edge against the ladder's rung: one line of dots with 95% whiskers
     per player count (``rung``, ``label``, ``players``, ``estimate``, ``low``, ``high``),
-    rungs weakest to strongest left to right, a dashed line at no edge."""
+    rungs weakest to strongest left to right, a dashed line at no edge and, with ``band``
+    (a share), a grey band of ±band around it. Rung labels are wrapped, never cut.
+    ``small``: the answer block's figure (one player count, no legend)."""
+    import textwrap
+
     labels = list(dict.fromkeys(rows.sort_values("rung")["label"]))
-    fig = Figure(figsize=(7.0, 3.6))
+    fig = Figure(figsize=(6.4, 3.0) if small else (7.0, 3.8))
     ax = fig.add_subplot()
     counts = sorted(rows["players"].unique())
     for i, p in enumerate(counts):
@@ -331,11 +336,15 @@ def edge_by_rung(rows: pd.DataFrame, title: str) -> bytes:
         ax.errorbar(x, est, yerr=[est - low, high - est], fmt="o-", ms=4, lw=1, capsize=2,
                     color=f"C{i}", label=f"{p} players")
     ax.axhline(0.0, color="#777777", ls="--", lw=1)
-    ax.set_xticks(range(len(labels)), labels, fontsize=7, rotation=15, ha="right")
-    ax.set_ylabel("edge: win share - 1/P (pp)")
+    if band:
+        ax.axhspan(-100 * band, 100 * band, color="#dddddd", alpha=0.5, lw=0)
+    ax.set_xticks(range(len(labels)), ["\n".join(textwrap.wrap(t, 16)) for t in labels],
+                  fontsize=7)
+    ax.set_ylabel("edge (percentage points)")
     ax.set_title(title, fontsize=10)
     ax.grid(axis="y", color="#e5e5e5")
-    ax.legend(fontsize=7, loc="best")
+    if len(counts) > 1:
+        ax.legend(fontsize=7, loc="best")
     return to_png(fig)
 
 

@@ -36,6 +36,21 @@ pre { background: #f6f6f6; padding: .6rem .8rem; overflow-x: auto; }
 figure.small img { max-width: min(100%, 28rem); }
 .answer { background: #f3f7fb; border-left: 4px solid #4a7ab5; padding: .6rem 1rem; }
 .partial { background: #fdf3e7; border-left: 4px solid #c0392b; padding: .6rem 1rem; }
+nav.back { font-size: .9rem; margin-bottom: .4rem; }
+section#answer { background: #f3f7fb; border-left: 4px solid #4a7ab5; padding: .2rem 1.1rem .4rem;
+                 margin-top: 1rem; }
+section#answer h2 { margin-top: .8rem; }
+section#answer p { margin: .45rem 0; }
+section#answer dl { margin: .3rem 0; } section#answer dt { font-weight: 600; margin-top: .35rem; }
+section#answer dd { margin-left: 1.2rem; }
+section#answer code { background: #e8eef5; padding: 0 .2rem; overflow-wrap: anywhere; }
+section#why figure { margin: .4rem 0; } section#why img { max-width: min(100%, 34rem); }
+nav#contents ol { columns: 2; margin: .3rem 0; }
+details { border-top: 1px solid #ddd; padding: .2rem 0; }
+details > summary { cursor: pointer; list-style-position: outside; margin-left: 1.1rem; }
+details > summary > h2, details > summary > h3 { display: inline; font-size: 1.1rem; }
+details[open] > summary { margin-bottom: .6rem; }
+dl.glossary dt { font-weight: 600; } dl.glossary dd { margin: 0 0 .5rem 1.2rem; }
 p, li, figcaption, caption { overflow-wrap: break-word; }
 @media (max-width: 40rem) {
   body { margin: 1rem auto; }
@@ -49,11 +64,40 @@ Formatter = str | Callable[[object], str]
 class Page:
     """Collects the blocks of one page in order; :meth:`render` returns the HTML text."""
 
-    def __init__(self, title: str, subtitle: str | None = None):
+    def __init__(self, title: str, subtitle: str | None = None,
+                 back: tuple[str, str] | None = None):
         self.title = title
-        self.blocks: list[str] = [f"<h1>{_esc(title)}</h1>"]
+        self.blocks: list[str] = []
+        if back:  # a way back to where the reader came from (the index)
+            self.blocks.append(f'<nav class="back"><a href="{_esc(back[0])}">&larr; '
+                               f"{_esc(back[1])}</a></nav>")
+        self.blocks.append(f"<h1>{_esc(title)}</h1>")
         if subtitle:
             self.blocks.append(f'<p class="sub">{_esc(subtitle)}</p>')
+
+    def raw(self, markup: str) -> Page:
+        """Markup this module's callers built from escaped parts (``esc``, ``links``)."""
+        self.blocks.append(markup)
+        return self
+
+    def mark(self) -> int:
+        """Where the next block goes (for :meth:`fold`)."""
+        return len(self.blocks)
+
+    def fold(self, start: int, anchor: str, summary: str | None = None) -> str:
+        """Fold the blocks written since ``start`` into ``<details id=anchor>``: its summary
+        is ``summary``, else the first of those blocks when it is a heading (which then
+        moves into the summary). Returns the summary's text."""
+        inner = self.blocks[start:]
+        del self.blocks[start:]
+        title = summary
+        head = f"<h2>{_esc(summary)}</h2>" if summary else ""
+        if summary is None and inner and inner[0].startswith("<h2"):
+            head = inner.pop(0)
+            title = html.unescape(head[head.index(">") + 1: head.rindex("</h2>")])
+        self.blocks.append(f'<details id="{_esc(anchor)}"><summary>{head}</summary>\n'
+                           + "\n".join(inner) + "\n</details>")
+        return title or anchor
 
     def heading(self, text: str, level: int = 2, anchor: str | None = None) -> Page:
         ident = f' id="{_esc(anchor)}"' if anchor else ""
@@ -159,3 +203,18 @@ def index_page(title: str, entries: Iterable[tuple[str, str, str]], intro: str =
 
 def _esc(text: str) -> str:
     return html.escape(str(text), quote=True)
+
+
+esc = _esc
+
+
+def with_code(text: str) -> str:
+    """Text whose `backticked` parts are code, escaped."""
+    parts = str(text).split("`")
+    return "".join(f"<code>{_esc(p)}</code>" if i % 2 else _esc(p)
+                   for i, p in enumerate(parts))
+
+
+def links(items: Iterable[tuple[str, str]], sep: str = ", ") -> str:
+    """(href, text) pairs as links, escaped."""
+    return sep.join(f'<a href="{_esc(h)}">{_esc(t)}</a>' for h, t in items)

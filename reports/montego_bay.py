@@ -16,6 +16,7 @@ import pandas as pd
 
 from engines import get_game
 from reports._runs import RunSpec, grid
+from reports.answer import Asked
 from reports.page import Answers, GamePage
 from reports.sections.feel import Feel
 from reports.sections.ladder import Ladder
@@ -238,6 +239,16 @@ def reading(answers: Answers) -> list[str]:
     return out
 
 
+ASKED = Asked(
+    question="Does the player who moves first on the rail win more often than the others?",
+    first="the player first on the rail",
+    beginner="greedy",
+    fix_question=FIX[1].ask,
+    fix_words=lambda v: (f"give the player whose worker stands first on the rail "
+                         f"{v[0]} coins at set-up and the second "
+                         f"{v[1]}"))
+
+
 PAGE = GamePage(
     game=GAME,
     filename="montego_bay.html",
@@ -282,6 +293,7 @@ PAGE = GamePage(
     ),
     reading=reading,
     how_to_read=how_to_read,
+    asked=ASKED,
     columns=("game", "players", "rounds", "lead_changes", "half_time_leader",
              "first_rail_seat"),
     per_seat=("win", "score", "first_rail_pos"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from engines import get_game
 from reports._runs import RunSpec, grid
+from reports.answer import Asked
 from reports.page import Answers, GamePage
 from reports.sections.feel import Feel
 from reports.sections.ladder import Ladder
@@ -228,6 +229,16 @@ def reading(answers: Answers) -> list[str]:
     return out
 
 
+ASKED = Asked(
+    question="Does where you sit (the first Captain, the first follower, ...) decide who wins?",
+    first="the first Captain (seat 0)",
+    beginner="greedy",
+    fix_question=FIX[2].ask,
+    fix_words=lambda v: (f"start the first Captain with {v[0]}$ and "
+                         f"the first follower with {v[1]}$ (the "
+                         "others with 4$)"))
+
+
 PAGE = GamePage(
     game=GAME,
     filename="motines.html",
@@ -271,6 +282,7 @@ PAGE = GamePage(
     ),
     reading=reading,
     how_to_read=how_to_read,
+    asked=ASKED,
     columns=("game", "players", "rounds", "truncated", "lead_changes", "half_time_leader"),
     per_seat=("win", "score"),
 )

@@ -27,9 +27,12 @@ import pandas as pd
 from engines import get_game
 from reports._runs import RunSpec, Tallied, play, runs_frame, tallied
 from reports.headline import Summary, multi_player_summary
-from reports.html import Page
+from reports.answer import Asked, write_answer
+from reports.answer import build as build_answer
+from reports.html import Page, esc, links
 from reports.provenance import run_hash, versions_line
 from reports.sections import Section, policy_names
+from reports.words import glossary_terms
 from simulate.results import Results
 
 Answers = Mapping[str, Any]  # a section's key -> what its analysis answered
@@ -46,6 +49,14 @@ class PageOutput:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     elapsed_s: float = 0.0
     summary: Summary | None = None   # the index's headline of this page
+
+
+def contents_html(folds: list[tuple[str, str]]) -> str:
+    """The contents list: a link to each folded part of the page."""
+    if not folds:
+        return ""
+    items = "".join(f'<li><a href="#{esc(a)}">{esc(t)}</a></li>' for a, t in folds)
+    return f'<nav id="contents"><h2>The evidence</h2><ol>{items}</ol></nav>'
 
 
 def presets_sentence(info, presets: list[str]) -> str:
@@ -82,6 +93,8 @@ class GamePage:
     rules: Callable[[Any, list[str]], str] = presets_sentence
     # The index's headline from the answers and runs (default: the multi-player one).
     summary: Callable[[Answers, Mapping[str, Any]], Summary] = multi_player_summary
+    # The page's question and the words its answer block needs (reports.answer).
+    asked: Asked | None = None
 
     def __post_init__(self):
         keys = [s.key for s in self.sections]
@@ -141,32 +154,62 @@ class GamePage:
                   for name, frame in s.tables(answers[s.key]).items()}
         tables[f"{self.stem}_runs.csv"] = runs
 
-        page = Page(self.title, self.subtitle)
-        page.heading("The answer")
-        # skilled play first: the sentence of a section that leads the answer (the ladder)
-        leads = [text for s in self.sections if hasattr(s, "lead")
-                 for text in s.lead(answers[s.key])]
-        for text in leads + self.reading(answers):
-            page.paragraph(text, css="answer")
-        page.heading("How to read this page")
-        self.how_to_read(page, answers)
-        for s in self.sections:
-            s.write(page, answers[s.key])
-            used = [(label, r.meta.get("hash", "")) for label, r in results.items()
-                    if s.uses(r.meta)]
-            if used:  # every figure and table names the runs it came from
-                page.paragraph("Figures and tables of this section come from the runs "
-                               + "; ".join(f"'{label}' ({h})" for label, h in used)
-                               + " (see the runs table).", css="source")
+        page = Page(self.title, self.subtitle, back=("index.html", "All games"))
+        answer = (build_answer(info, self.asked, answers.get("strength"), answers.get("tune"),
+                               command) if self.asked is not None else None)
+        if answer is not None:
+            write_answer(page, answer)
+        else:  # a page without a declared question: its sentences lead
+            page.raw('<section id="answer">')
+            page.heading("The answer")
+            leads = [text for s in self.sections if hasattr(s, "lead")
+                     for text in s.lead(answers[s.key])]
+            for text in leads + self.reading(answers):
+                page.paragraph(text)
+            page.raw("</section>")
+        folds: list[tuple[str, str]] = []
 
-        page.heading("How this page was made")
-        page.table(shown, caption="Runs (each game of a run seeded from (seed, game index))",
-                   formats={"seconds": "{:.1f}"})
-        page.bullets([*self._made(info, results, runs, started),
-                      *(line for s in self.sections for line in s.methods(answers[s.key]))])
-        page.paragraph("Reproduce this page (same seeds, same numbers; the times will differ):")
-        page.code(command)
-        page.paragraph("Tables as CSV: " + ", ".join(sorted(tables)) + ".", css="note")
+        def fold(anchor: str, write, summary: str | None = None) -> None:
+            start = page.mark()
+            write()
+            if page.mark() > start:
+                folds.append((anchor, page.fold(start, anchor, summary)))
+
+        contents_at = page.mark()
+        if answer is not None:
+            fold("beginners", lambda: page.bullets(self.reading(answers)),
+                 "What the spec's own (beginner) players show")
+        for s in self.sections:
+            def section(s=s):
+                s.write(page, answers[s.key])
+                used = [(label, r.meta.get("hash", "")) for label, r in results.items()
+                        if s.uses(r.meta)]
+                if used:  # every figure and table names the runs it came from
+                    page.paragraph("Figures and tables of this section come from the runs "
+                                   + "; ".join(f"'{label}' ({h})" for label, h in used)
+                                   + " (see the runs table).", css="source")
+            fold(f"section-{s.key}", section)
+        fold("reading", lambda: self.how_to_read(page, answers), "How to read this page")
+
+        def made() -> None:
+            page.heading("How this page was made")
+            page.table(shown, caption="Runs (each game of a run seeded from (seed, game index))",
+                       formats={"seconds": "{:.1f}"})
+            page.bullets([*self._made(info, results, runs, started),
+                          *(line for s in self.sections for line in s.methods(answers[s.key]))])
+            page.paragraph("Reproduce this page (same seeds, same numbers; the times will "
+                           "differ):")
+            page.code(command)
+            page.raw('<p class="note">Tables as CSV: '
+                     + links((name, name) for name in sorted(tables)) + ".</p>")
+        fold("made", made)
+        terms = glossary_terms(" ".join(page.blocks))
+        if terms:
+            fold("glossary", lambda: page.raw(
+                '<dl class="glossary">' + "".join(f"<dt>{esc(t)}</dt><dd>{esc(d)}</dd>"
+                                                 for t, d in terms.items()) + "</dl>"),
+                 "Words used on this page")
+        page.blocks.insert(contents_at, contents_html(folds))
         elapsed = time.perf_counter() - started if started else 0.0
         summary = self.summary(answers, results)
         for s in self.sections:  # the index's "skilled play" column and first sentence

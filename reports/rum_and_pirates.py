@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from engines import get_game
 from reports._runs import RunSpec, grid
+from reports.answer import Asked
 from reports.page import Answers, GamePage
 from reports.sections.composition import Composition
 from reports.sections.events import Events
@@ -275,6 +276,15 @@ def reading(answers: Answers) -> list[str]:
     return out
 
 
+ASKED = Asked(
+    question="Does the start player win more often than the others?",
+    first="the start player",
+    beginner="greedy",
+    fix_question=FIX[1].ask,
+    fix_words=lambda v: (f"the start player begins with {v[0]} "
+                         f"coins and every later seat with {v[1]}"))
+
+
 PAGE = GamePage(
     game=GAME,
     filename="rum_and_pirates.html",
@@ -321,6 +331,7 @@ PAGE = GamePage(
     ),
     reading=reading,
     how_to_read=how_to_read,
+    asked=ASKED,
     columns=("game", "players", "rounds", "turns", *(c for _, c in COUNTS),
              *(c for r in RATIOS for c in r[1:]), "lead_changes", "half_time_leader"),
     per_seat=("win", "score", "vp"),

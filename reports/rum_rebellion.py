@@ -13,6 +13,7 @@ import numpy as np
 
 from engines import get_game
 from reports._runs import RunSpec, grid
+from reports.answer import Asked
 from reports.page import Answers, GamePage
 from reports.sections.feel import Feel
 from reports.sections.ladder import Ladder
@@ -206,6 +207,18 @@ def _diff(r) -> str:
     return f"{r['diff']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}]"
 
 
+ASKED = Asked(
+    question="Does the first player win more often than the others?",
+    first="the first player (seat 0)",
+    beginner="threshold",
+    fix_question=FIX[1].ask,
+    fix_words=lambda v: ("for a game of about 20 rounds: a ticket of leave costs "
+                         f"{v[0]}, a commission {v[1]}, "
+                         f"{v[2]} lose cards removed, "
+                         f"{v[3]} votes for a coup, players start as "
+                         f"{v[4]}"))
+
+
 PAGE = GamePage(
     game=GAME,
     filename="rum_rebellion.html",
@@ -245,6 +258,7 @@ PAGE = GamePage(
     ),
     reading=reading,
     how_to_read=how_to_read,
+    asked=ASKED,
     columns=("game", "players", "rounds", "turns", "capped", "lead_changes", "half_time_leader"),
     per_seat=("win", "score", "votes"),
     rules=lambda info, presets: (

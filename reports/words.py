@@ -115,3 +115,70 @@ def player_labels(info, specs) -> dict[str, str]:
         seen[label] = seen.get(label, 0) + 1
     return {s: (label if seen[label] == 1 else f"{label} ({info.policy(s).label()})")
             for s, label in labels.items()}
+
+
+# ------------------------------------------------------------------------------ glossary
+
+# Every term a page may use that a designer need not know, in plain words; a page lists the
+# ones it uses (``glossary_terms``). Keys are matched case-insensitively in the page's text.
+GLOSSARY = {
+    "percentage point": "the difference between two percentages: 27% is 2 percentage points "
+                        "(pp) above 25%.",
+    "fair share": "the share of games a seat would win if seats made no difference: 1 in P "
+                  "at a table of P players.",
+    "edge": "a seat's win share minus the fair share, in percentage points: +5 means that "
+            "seat wins 5 more games in 100 than a fair seat.",
+    "interval": "the range [low, high] after a figure: the values the games cannot rule out. "
+                "A 95% interval misses the truth at most 5 times in 100.",
+    "balanced": "every seat's edge is shown to lie within the margin (±2 percentage points) "
+                "by an equivalence test; wrong at most 5% of the time.",
+    "unbalanced": "some seat's edge is shown to lie beyond the margin; wrong at most 5% of "
+                  "the time.",
+    "undetermined": "the games played cannot decide yet; the page says how many would.",
+    "converged": "the answer stopped moving as the players got stronger: every seat's edge "
+                 "changes by less than ±1.5 percentage points from the second-strongest "
+                 "player to the strongest, who is shown stronger.",
+    "deal": "one shuffle and set-up of the game (a game index); different players play the "
+            "same deals, so their results compare like for like.",
+    "expert": "the spec's heuristic player with its weights trained by rumsim (rumsim train) "
+              "to win more often.",
+    "search": "a player that tries each option by playing the rest of the game out many times "
+              "(playouts) with another player's choices, and picks the option that won most.",
+    "beginner": "the spec's own simple players (greedy and the like): they follow one fixed "
+                "rule of thumb.",
+    "ladder": "players from weakest to strongest (rungs), each playing the same deals; the "
+              "strongest rung's answer is the answer among skilled players.",
+    "rung": "one player on the ladder.",
+    "Elo": "a rating of playing strength: 100 Elo more means winning about 64 of 100 games "
+           "against the weaker player at a two-player table.",
+    "luck index": "how often a weaker player still beats a stronger one, against how often an "
+                  "equal player would: 1 is pure luck, 0 pure skill.",
+    "Holm": "a correction for asking many questions at once, so that the chance of any false "
+            "finding stays at 5%.",
+    "Bonferroni": "a simpler, stricter correction for many questions: each test at 5% divided "
+                  "by the number of tests.",
+    "equivalence test": "a test that shows a difference is small (within a margin), rather "
+                        "than only failing to find one (Schuirmann's two one-sided tests).",
+    "TOST": "two one-sided tests: the equivalence test.",
+    "Wilson": "an interval for a share that stays accurate when the share is near 0 or 1.",
+    "Clopper-Pearson": "an exact interval for a share.",
+    "MOVER": "a way to combine two intervals into one for their difference (Zou and Donner).",
+    "Newcombe": "an interval for the difference of two paired shares.",
+    "Hall": "an interval for a mean that allows for a lopsided (skewed) spread of values.",
+    "McNemar": "a test for paired yes/no outcomes (the same deal under two rules).",
+    "Bradley-Terry": "a model that turns head-to-head win shares into ratings.",
+    "bootstrap": "intervals from re-drawing the games played, many times.",
+    "common random numbers": "every rule variant plays the same deals, so differences come "
+                             "from the rules, not from luck of the draw.",
+    "p-value": "how surprising the games would be if there were no difference: small means "
+               "the difference is real.",
+    "playout": "one imagined game played to its end from the current position.",
+    "race": "a tuning that plays every setting on the same games and drops a setting once it "
+            "is shown worse, so games go to the settings still in contention.",
+}
+
+
+def glossary_terms(text: str) -> dict[str, str]:
+    """The glossary entries whose term appears in ``text`` (case-insensitive), in order."""
+    low = text.lower()
+    return {t: d for t, d in GLOSSARY.items() if t.lower() in low}

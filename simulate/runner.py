@@ -415,7 +415,7 @@ def _in_order(job: Job, blocks: Blocks, where, store, pool=None) -> Iterator[Any
     try:
         for i in range(len(blocks)):
             block = blocks[i]
-            result = None
+            result, seconds = None, None
             if store is not None and store.has(i):
                 result = store.load(i)
             elif pool is not None and pool.has(block):
@@ -429,11 +429,15 @@ def _in_order(job: Job, blocks: Blocks, where, store, pool=None) -> Iterator[Any
                 yield result
                 continue
             else:
+                # The wall time the run waited for this block: summed over a run's blocks, its
+                # playing time (the store keeps it, so a question can say what more costs).
+                waited = time.perf_counter()
                 result = next(missing)
+                seconds = time.perf_counter() - waited
                 if store is not None:
                     store.save(i, block, result)
             if pool is not None and not pool.has(block):
-                pool.save(block, result, None)
+                pool.save(block, result, seconds)
             yield result
     finally:
         missing.close()

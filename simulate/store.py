@@ -394,8 +394,10 @@ class Store:
         for key, game, players, question, engine, created, used in conn.execute(
                 "SELECT key, game, players, question, engine, created, used FROM questions "
                 "ORDER BY used DESC"):
-            blocks = conn.execute("SELECT first, games, bytes, command, made, origin FROM "
-                                  "blocks WHERE key = ? ORDER BY first, games", (key,)).fetchall()
+            blocks = conn.execute("SELECT first, games, bytes, command, made, origin, seconds "
+                                  "FROM blocks WHERE key = ? ORDER BY first, games",
+                                  (key,)).fetchall()
+            timed = [(int(r[1]), float(r[6])) for r in blocks if r[6] is not None]
             out.append({"key": key, "game": game, "players": players,
                         "question": json.loads(question), "engine": engine,
                         "created": created, "used": used,
@@ -403,8 +405,16 @@ class Store:
                         "bytes": sum(int(r[2]) for r in blocks),
                         "commands": list(dict.fromkeys(r[3] for r in blocks if r[3])),
                         "origins": sorted({r[5] or "played" for r in blocks}),
-                        "ranges": [(int(a), int(b)) for a, b, *_ in blocks]})
+                        "ranges": [(int(a), int(b)) for a, b, *_ in blocks],
+                        # seconds a game took where it was played (the blocks that say)
+                        "seconds_per_game": (sum(t for _, t in timed) / sum(g for g, _ in timed)
+                                             if timed and sum(g for g, _ in timed) else None)})
         return out
+
+    def seconds_per_game(self, key: str | None) -> float | None:
+        """How long a game of question ``key`` took where its blocks were played (None: not
+        held, or not timed)."""
+        return next((q["seconds_per_game"] for q in self.questions() if q["key"] == key), None)
 
     def stale_for(self, job, info) -> bool:
         """Whether this store holds ``job``'s question for another engine (the game's source
@@ -572,6 +582,10 @@ class Layered:
 
     def origins(self, key: str | None) -> list[str]:
         return [o for s in self.stores for o in s.origins(key)]
+
+    def seconds_per_game(self, key: str | None) -> float | None:
+        return next((t for s in self.stores if (t := s.seconds_per_game(key)) is not None),
+                    None)
 
 
 class LayeredPool:

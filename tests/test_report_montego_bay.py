@@ -61,7 +61,8 @@ def test_page_writes_tables_and_embeds_figures(built):
     # the strength ladder; win shares per preset (2), scores, the edge by policy, the variation's shift by policy,
     # the skill ladder, the game feel; what would fix it (the largest place gap)
     # and which choices matter
-    assert len(images) == 11  # what would fix it: for greedy and for the expert
+    # and the answer block's ladder ("why we believe it")
+    assert len(images) == 12  # what would fix it: for greedy and for the expert
     assert "Which choices matter" in html and "rumsim restrict montego-bay" in html
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]

@@ -60,7 +60,7 @@ def test_seat_tables_keep_the_policy_apart(page):
     # edge by policy, the variations' shifts by policy, the skill ladder, the game feel; what
     # would fix it (two seats' gaps under each of greedy, random and the expert), which
     # choices matter under the expert (restricted play: its declared choices)
-    assert len(images) == 19
+    assert len(images) == 20  # and the answer block's ladder
     assert "Which choices matter" in page.html
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
 

@@ -42,6 +42,8 @@ class StrengthResult:
     sources: dict[int, dict[str, int]] = field(default_factory=dict)
     stale: dict[int, bool] = field(default_factory=dict)
     origins: dict[int, list[str]] = field(default_factory=dict)
+    # per player count: seconds a deal took where its deals were played (None: not known)
+    seconds_per_game: dict[int, float | None] = field(default_factory=dict)
 
     @property
     def lead(self):
@@ -103,6 +105,10 @@ class Strength(Section):
             result.answers[p] = one.answer
             result.commands[p] = one.command
             result.sources[p] = {**one.sources, "played now": one.played}
+            rate = store.seconds_per_game(one.store_key) if store is not None else None
+            if rate is None and one.played:
+                rate = one.seconds / one.played
+            result.seconds_per_game[p] = rate
             if main and store is not None:
                 result.stale[p] = store.stale_for(self._job(info, p, True), info)
                 result.origins[p] = [o for o in store.origins(one.store_key)
