@@ -19,6 +19,7 @@ finishes, so memory is flat in the number of deals.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -356,8 +357,7 @@ class StrengthAnswer:
         rated = ""
         if self.chain is not None:
             gap = self.chain.gap(ref, top)
-            rated = (f", rated {gap.estimate:+.0f} [{gap.low:+.0f}, {gap.high:+.0f}] Elo above "
-                     f"{self.rungs[ref]}")
+            rated = (f", rated {_elo(gap)} above {self.rungs[ref]}")
         first = self.first[top]
         e = first.headline
         who = ("the first player in turn order" if self.places is not None
@@ -387,3 +387,12 @@ class StrengthAnswer:
                 "head_to_head": self.heads.table.to_dict(orient="records"),
                 "convergence": self.converged.to_json(),
                 "skilled_play": self.skilled_sentence(), "method": self.method()}
+
+
+def _elo(iv) -> str:
+    """A rating gap in words where a bound is infinite (a rung that won every game)."""
+    if not math.isfinite(iv.estimate):
+        return "beyond what these games can rate"
+    def b(x):
+        return f"{x:+.0f}" if math.isfinite(x) else ("unbounded" if x > 0 else "unbounded below")
+    return f"{iv.estimate:+.0f} [{b(iv.low)}, {b(iv.high)}] Elo"

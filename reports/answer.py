@@ -33,7 +33,7 @@ import pandas as pd
 from analyses.ladder import luck_index, luck_words
 from analyses.stats import Interval
 from reports import figures
-from reports.words import player_label, player_labels
+from reports.words import elo_interval, player_label, player_labels
 
 # How a verdict reads, per verdict word: the seat verdict, then convergence. Declared once so
 # that every page (and the index) says the same thing the same way.
@@ -142,10 +142,8 @@ def build(info, asked: Asked, strength, tunes, page_command: str) -> Answer:
         gap = lead.chain.gap(b, k)
         shown = gap.low > 0
         verdicts.append((f"Is the skilled player stronger than the spec's {beginner}?",
-                         (f"Yes: rated {gap.estimate:+.0f} Elo [{gap.low:+.0f}, "
-                          f"{gap.high:+.0f}] above it" if shown else
-                          f"Not shown: rated {gap.estimate:+.0f} Elo [{gap.low:+.0f}, "
-                          f"{gap.high:+.0f}] against it") + "."))
+                         (f"Yes: rated {elo_interval(gap)} above it" if shown else
+                          f"Not shown: rated {elo_interval(gap)} against it") + "."))
     hundred = 100 * (edge.estimate + fair)
     meaning = (f"At the table: of 100 games among {p} skilled players, {asked.first} wins "
                f"about {hundred:.0f}, where {100 * fair:.0f} would be fair.")
@@ -290,14 +288,14 @@ def write_answer(page, a: Answer) -> None:
 
     out = ['<section id="answer">', "<h2>The answer</h2>",
            f'<p class="question"><strong>{esc(a.question)}</strong></p>',
-           f"<p>{esc(a.headline)}</p>"]
+           f'<p class="headline">{esc(a.headline)}</p>']
     if a.verdicts:
         out.append("<dl>" + "".join(f"<dt>{esc(q)}</dt><dd>{esc(v)}</dd>"
                                     for q, v in a.verdicts) + "</dl>")
     if a.meaning:
         out.append(f"<p>{esc(a.meaning)}</p>")
     if a.fix:
-        out.append(f"<p><strong>The fix:</strong> {esc(a.fix)}</p>")
+        out.append(f'<p class="fix"><strong>The fix:</strong> {esc(a.fix)}</p>')
     for line in a.decide:
         out.append(f"<p>{with_code(line)}</p>")
     out.append(f"<p>Reproduce: {with_code('`' + a.command + '`')}"

@@ -19,9 +19,9 @@ import pandas as pd
 
 from reports import figures
 
-# The index table's columns, in order (each summary's row fills them).
-COLUMNS = ("players", "skilled play", "policies", "mean length", "first-player edge (95% CI)",
-           "verdict", "games played")
+# A page's card on the index, in order (each summary's row fills what it has): the question,
+# the answer among skilled players and its verdicts, the fix.
+CARD = ("question", "fair to every seat?", "holds for stronger players?", "fix")
 
 
 @dataclass
@@ -42,6 +42,17 @@ class Summary:
     @classmethod
     def from_json(cls, text: str, figure: bytes | None = None) -> Summary:
         return cls(**json.loads(text), figure=figure)
+
+
+def from_answer(answer, games: int) -> Summary:
+    """A page's card from its answer block (``reports.answer.Answer``): the same sentence,
+    verdicts and figure as the page's first screen."""
+    verdicts = dict(answer.verdicts)
+    row = {"question": answer.question,
+           **{k: v for k, v in zip(CARD[1:3], list(verdicts.values())[:2], strict=False)},
+           "fix": answer.fix or "", "games played": f"{games:,}"}
+    return Summary(answer.headline, row, answer.figure,
+                   "the first player's edge at each rung of the strength ladder")
 
 
 def _pp(iv) -> str:

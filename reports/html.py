@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping
 
 import pandas as pd
@@ -50,6 +51,11 @@ details { border-top: 1px solid #ddd; padding: .2rem 0; }
 details > summary { cursor: pointer; list-style-position: outside; margin-left: 1.1rem; }
 details > summary > h2, details > summary > h3 { display: inline; font-size: 1.1rem; }
 details[open] > summary { margin-bottom: .6rem; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(28rem, 1fr)); gap: 1rem; }
+.card { border: 1px solid #ddd; border-radius: 6px; padding: .2rem 1rem .6rem; }
+.card h2 { margin-top: .6rem; font-size: 1.15rem; } .card p, .card dd { font-size: .92rem; }
+.card dt { font-weight: 600; font-size: .92rem; } .card dd { margin-left: 1rem; }
+.card figure.small img { max-width: 100%; }
 dl.glossary dt { font-weight: 600; } dl.glossary dd { margin: 0 0 .5rem 1.2rem; }
 p, li, figcaption, caption { overflow-wrap: break-word; }
 @media (max-width: 40rem) {
@@ -201,8 +207,13 @@ def index_page(title: str, entries: Iterable[tuple[str, str, str]], intro: str =
     return page.render()
 
 
+# A zero written with a sign ('+0.0', '-0.00'): a reader sees a sign where there is none.
+_SIGNED_ZERO = re.compile(r"(?<![\w.])[-+](0\.0+)(?![\d])")
+
+
 def _esc(text: str) -> str:
-    return html.escape(str(text), quote=True)
+    """Text for the page, escaped, with a signed zero written as plain zero."""
+    return html.escape(_SIGNED_ZERO.sub(r"\1", str(text)), quote=True)
 
 
 esc = _esc

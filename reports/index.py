@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from reports.headline import COLUMNS, Summary
+from reports.headline import CARD, Summary
 from reports.html import Page
 
 
@@ -58,34 +58,35 @@ def _esc(text) -> str:
 
 def index_html(title: str, entries: Sequence[Entry], intro: str, command: str,
                scale_note: str, footer: str, notice: str | None = None) -> str:
+    """The index: one card per game (its question, the answer among skilled players, the
+    verdicts, the fix and the small figure of the same players), then how to rebuild it."""
     page = Page(title)
     if notice:
         page.blocks.append(f'<p class="partial"><strong>{_esc(notice)}</strong></p>')
     page.paragraph(intro)
-    page.heading("The answers")
+    cards = []
     for e in entries:
-        page.blocks.append(f'<h3><a href="{_esc(e.filename)}">{_esc(e.title)}</a></h3>')
-        if e.summary is None:
-            page.paragraph(f"{e.blurb}{e.note}", css="note")
-            continue
-        page.paragraph(e.summary.sentence + e.note, css="answer")
-        if e.summary.figure is not None:
-            _, png = summary_files(e.filename)
-            page.blocks.append(f'<figure class="small"><img src="{_esc(png)}" '
-                               f'alt="{_esc(e.summary.figure_alt)}"></figure>')
-    page.heading("The games side by side")
-    head = "".join(f"<th>{_esc(c)}</th>" for c in ("game", *COLUMNS))
-    rows = []
-    for e in entries:
-        cells = [f'<td><a href="{_esc(e.filename)}">{_esc(e.title)}</a></td>']
-        row = e.summary.row if e.summary is not None else {}
-        cells += [f"<td>{_esc(row.get(c, '') or '-')}</td>" for c in COLUMNS]
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    page.blocks.append('<div class="wide"><table><caption>Every game: the first player\'s '
-                       'edge (win share minus 1/P) per player count and policy with its 95% '
-                       'interval, the seat verdict within ±2 pp, the mean length with its '
-                       f'interval</caption><thead><tr>{head}</tr></thead><tbody>'
-                       + "\n".join(rows) + "</tbody></table></div>")
+        out = [f'<article class="card"><h2><a href="{_esc(e.filename)}">{_esc(e.title)}</a></h2>']
+        s = e.summary
+        if s is None:
+            out.append(f'<p class="note">{_esc(e.blurb + e.note)}</p>')
+        else:
+            row = s.row
+            if row.get("question"):
+                out.append(f'<p class="question"><strong>{_esc(row["question"])}</strong></p>')
+            out.append(f"<p>{_esc(s.sentence + e.note)}</p>")
+            terms = [(k, row[k]) for k in CARD[1:] if row.get(k)]
+            if terms:
+                out.append("<dl>" + "".join(f"<dt>{_esc(k.capitalize())}</dt><dd>{_esc(v)}</dd>"
+                                            for k, v in terms) + "</dl>")
+            if s.figure is not None:
+                _, png = summary_files(e.filename)
+                out.append(f'<figure class="small"><img src="{_esc(png)}" '
+                           f'alt="{_esc(s.figure_alt)}"></figure>')
+        out.append(f'<p><a href="{_esc(e.filename)}">The whole answer and its evidence '
+                   f"&rarr;</a></p></article>")
+        cards.append("".join(out))
+    page.blocks.append('<div class="cards">' + "\n".join(cards) + "</div>")
     page.paragraph(scale_note, css="note")
     page.paragraph("Rebuild this whole report (same seeds, same numbers):")
     page.code(command)

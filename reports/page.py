@@ -26,7 +26,7 @@ import pandas as pd
 
 from engines import get_game
 from reports._runs import RunSpec, Tallied, play, runs_frame, tallied
-from reports.headline import Summary, multi_player_summary
+from reports.headline import Summary, from_answer, games_played, multi_player_summary
 from reports.answer import Asked, write_answer
 from reports.answer import build as build_answer
 from reports.html import Page, esc, links
@@ -211,11 +211,13 @@ class GamePage:
                  "Words used on this page")
         page.blocks.insert(contents_at, contents_html(folds))
         elapsed = time.perf_counter() - started if started else 0.0
-        summary = self.summary(answers, results)
-        for s in self.sections:  # the index's "skilled play" column and first sentence
-            if hasattr(s, "index_cell"):
-                summary.row["skilled play"] = s.index_cell(answers[s.key])
-                summary.sentence = " ".join([*s.lead(answers[s.key]), summary.sentence])
+        if answer is not None:  # the index's card says what the page's first screen says
+            summary = from_answer(answer, games_played(results))
+        else:
+            summary = self.summary(answers, results)
+            for s in self.sections:  # the skilled-play sentence leads the card
+                if hasattr(s, "lead"):
+                    summary.sentence = " ".join([*s.lead(answers[s.key]), summary.sentence])
         return PageOutput(self.filename, self.title, self.blurb, page.render(), tables, elapsed,
                           summary)
 

@@ -182,3 +182,15 @@ def glossary_terms(text: str) -> dict[str, str]:
     """The glossary entries whose term appears in ``text`` (case-insensitive), in order."""
     low = text.lower()
     return {t: d for t, d in GLOSSARY.items() if t.lower() in low}
+
+
+def elo_interval(iv: Interval, unit: str = "Elo") -> str:
+    """A rating with its interval, '+175 Elo [+160, +189]'; a bound the games cannot set (a
+    player who won every game, or too few games) is said in words, never as 'inf'."""
+    def bound(x: float) -> str:
+        return f"{x:+.0f}" if math.isfinite(x) else ("no upper bound" if x > 0 else
+                                                     "no lower bound")
+    if not math.isfinite(iv.estimate):
+        return ("beyond what these games can rate (it won every game)" if iv.estimate > 0
+                else "beyond what these games can rate (it lost every game)")
+    return f"{iv.estimate:+.0f} {unit} [{bound(iv.low)}, {bound(iv.high)}]"

@@ -48,7 +48,12 @@ SCALE = 1e-4
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # name -> (width, height, phone?); the phone is emulated as one (meta viewport, touch).
-SIZES = {"desktop": (1280, 900, False), "phone": (390, 844, True)}
+SIZES = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
+# At the desktop size, a designer's first screen holds each page's question, its answer among
+# skilled players with its verdicts, and the fix; what is not folded is at most this many
+# screens.
+FIRST_SCREEN = ("#answer .question", "#answer .headline", "#answer dl", "#answer .fix")
+MOST_SCREENS = 5
 PAGE_FILES = [INDEX, *(p.filename for p in PAGES.values())]
 INSTALL = "install Debian's chromium to run the page checks (apt-get install chromium)"
 
@@ -175,6 +180,29 @@ INSPECT = """() => {
 }"""
 
 
+# Run in the page: how long it is unfolded, where the answer's parts end, and any text a box
+# cuts off (overflow hidden or an ellipsis) that the reader cannot scroll to.
+LAYOUT = """(selectors) => {
+  const answer = document.querySelector('#answer');
+  const bottoms = {};
+  for (const sel of selectors) {
+    const e = document.querySelector(sel);
+    bottoms[sel] = e ? e.getBoundingClientRect().bottom + window.scrollY : null;
+  }
+  const clipped = [];
+  for (const e of document.body.querySelectorAll('*')) {
+    const st = getComputedStyle(e);
+    const hides = ['hidden', 'clip'].includes(st.overflowX) || st.textOverflow === 'ellipsis';
+    if (hides && e.scrollWidth > e.clientWidth + 1 && e.offsetParent !== null) {
+      clipped.push(`<${e.tagName.toLowerCase()}> "${(e.textContent || '').trim().slice(0, 60)}"`);
+    }
+  }
+  const visible = document.body.innerText;
+  if (visible.includes('\u2026')) clipped.push('an ellipsis (\u2026) in the text');
+  return {height: document.scrollingElement.scrollHeight, answer: !!answer, bottoms, clipped};
+}"""
+
+
 def _favicon(url: str) -> bool:
     """The browser asks each server for /favicon.ico itself: the pages name no icon (they need
     none), so its 404 is not the page's error."""
@@ -230,9 +258,24 @@ def test_the_index_answers_for_every_game_in_order(site):
     assert sorted(images) == sorted(f"{p.stem}_headline.png" for p in PAGES.values())
     assert all((folder / i).read_bytes().startswith(b"\x89PNG") for i in images)
     text = _text(folder / INDEX)
-    assert "The games side by side" in text and "games played" in text
-    assert text.count("pp [") >= 4  # the multi-player games' edges carry their intervals
+    # each multi-player game's card: its question, the answer among skilled players with its
+    # interval, the verdicts, the fix
+    assert text.count("percentage points [") >= 4
+    for page in PAGES.values():
+        if page.asked is not None:
+            assert page.asked.question in text, f"the index has no question of {page.game}"
+    assert text.count("Fair to every seat?") == 4 and text.count("Fix") >= 4
     assert "rumsim report --out" in text and "Game counts:" in text
+
+
+@pytest.mark.parametrize("filename", PAGE_FILES)
+def test_no_page_shows_a_number_that_is_not_one(site, filename):
+    """No 'nan', 'inf' or '-0.00' anywhere a reader looks: an unbounded rating is said in
+    words, and a zero has no sign."""
+    folder, _ = site
+    text = _text(folder / filename)
+    bad = re.findall(r".{30}(?:\bnan\b|\binf\b|[-+]0\.0+(?![\d])\b).{0,10}", text, flags=re.I)
+    assert not bad, f"{filename}: " + " | ".join(bad[:5])
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES.values() if p.game != "rum-runner"],
@@ -303,6 +346,7 @@ def test_page_reads_right_in_the_browser(browser, filename, site, server, shots)
         response = page.goto(server + filename, wait_until="load")
         assert response is not None and response.ok, f"{filename}: {response and response.status}"
         seen = page.evaluate(INSPECT)
+        layout = page.evaluate(LAYOUT, list(FIRST_SCREEN))
         stem = filename.removesuffix(".html")
         png = page.screenshot(full_page=True, type="png")
     finally:
@@ -319,5 +363,17 @@ def test_page_reads_right_in_the_browser(browser, filename, site, server, shots)
         problems.append(f"the page is {seen['scrollWidth']}px wide in a {seen['view']}px window "
                         f"(innerWidth {seen['innerWidth']}); sticking out: "
                         + ("; ".join(seen["wide"]) or "(none named)"))
+    problems += [f"clipped: {c}" for c in layout["clipped"]]
+    if size == "desktop":
+        height = SIZES[size][1]
+        screens = layout["height"] / height
+        if screens > MOST_SCREENS:
+            problems.append(f"unfolded, the page is {screens:.1f} screens long (at most "
+                            f"{MOST_SCREENS})")
+        if filename != INDEX and layout["bottoms"][FIRST_SCREEN[0]] is not None:
+            late = [f"{sel} ends at {bottom:.0f}px" for sel, bottom in layout["bottoms"].items()
+                    if bottom is None or bottom > height]
+            if late:
+                problems.append(f"not on the first screen ({height}px): " + "; ".join(late))
     assert not problems, f"{filename} at {size} ({SIZES[size][0]}px):\n  " + "\n  ".join(problems)
 

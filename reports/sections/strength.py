@@ -7,8 +7,9 @@ against the rung below (ratings, head to heads), at its other player counts ever
 every seat only; on a solo page every rung and the game's ceiling on the same deals. It
 shows the first player's edge against the rung (with intervals, one line per player
 count), a table per player count, and per player count the skilled-play sentence and the
-convergence verdict. Its first sentence leads the page's answer (``lead``) and the index's
-"skilled play" column (``index_cell``).
+convergence verdict. Its first sentence leads the answer of a page without a declared
+question (``lead``); a page with one words its answer from this section's result
+(``reports.answer``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from analyses.strength import StrengthAnswer, StrengthParts, ladder_block, seati
 from reports import figures
 from reports._runs import scaled
 from reports.sections import Section
-from reports.words import percent_interval
+from analyses.stats import Interval
+from reports.words import elo_interval, percent_interval
 
 
 @dataclass
@@ -224,7 +226,8 @@ class Strength(Section):
                     "seat verdict (±2 pp)": t["seat_verdict"]}
             if "rating" in t:
                 cols["rating, Elo [95% CI]"] = [
-                    f"{x:+.0f} [{lo:+.0f}, {hi:+.0f}]" for x, lo, hi in
+                    elo_interval(Interval(x, lo, hi), unit="").replace("  ", " ")
+                    for x, lo, hi in
                     t[["rating", "rating_low", "rating_high"]].itertuples(index=False)]
                 cols["one among the rung below wins [95% CI]"] = ["-"] + [
                     percent_interval(*x) + (" (order wrong)" if w else "") for *x, w in
@@ -274,22 +277,6 @@ class Strength(Section):
 
     def methods(self, result: StrengthResult | None) -> list[str]:
         return [result.lead.method()] if result is not None else []
-
-    def index_cell(self, result: StrengthResult | None) -> str:
-        """The index's "skilled play" cell: per player count, the top rung's edge (or score)
-        and the convergence verdict."""
-        if result is None:
-            return ""
-        parts = []
-        for p, a in result.answers.items():
-            if isinstance(a, SoloLadderAnswer):
-                top = a.rows.iloc[-1]
-                parts.append(f"{top['policy']}: {top['mean']:.0f} points, bands "
-                             f"{top['bands']}; {a.converged.state}")
-            else:
-                e = a.first[-1].headline
-                parts.append(f"{p}p {a.rungs[-1]}: {_pp(*e)}, {a.converged.state}")
-        return "; ".join(parts)
 
 
 def sources_sentence(result: StrengthResult, players: int) -> str | None:
