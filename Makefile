@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # Numba compiles each engine once and caches it next to the sources; a test run reuses it.
 REPORT_DIR ?= report
 
-.PHONY: report test bench bench-compile lint golden install clean validate evidence
+.PHONY: report readme test bench bench-compile lint golden install clean validate evidence
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ install: $(STAMP)
 # the pages whose engines are ready (simulate/compile.py, Ahead).
 report: $(STAMP)
 	$(BIN)/rumsim report --out $(REPORT_DIR)
+
+# The README's answers block, rewritten from the report's page summaries (reports/readme.py).
+readme: $(STAMP)
+	$(BIN)/python -m reports.readme $(REPORT_DIR)
 
 # Each engine is compiled first, one process per core (simulate/compile.py), so two test
 # workers never compile the same engine at once and no test waits on a compile.

@@ -268,6 +268,26 @@ def test_the_index_answers_for_every_game_in_order(site):
     assert "rumsim report --out" in text and "Game counts:" in text
 
 
+def test_the_readme_answers_are_the_reports_own_words(site, tmp_path):
+    """make readme writes each game's question, answer, verdicts and fix from the summaries
+    the index reads: the same sentences, word for word."""
+    from reports import readme
+    from reports.index import read_summary
+
+    folder, _ = site
+    copy = tmp_path / "README.md"
+    copy.write_text("# x\n\n" + readme.BEGIN + "\nold\n" + readme.END + "\n\nafter\n")
+    assert readme.update(copy, folder) and not readme.update(copy, folder)
+    text = copy.read_text()
+    assert "old" not in text and text.endswith("after\n")
+    for page in PAGES.values():
+        s = read_summary(folder, page.filename)
+        assert s.sentence in text
+        if page.asked is not None:
+            assert page.asked.question in text and s.row["fix"] in text
+    assert readme.main([str(tmp_path / "nothing"), "--readme", str(copy)]) == 2
+
+
 @pytest.mark.parametrize("filename", PAGE_FILES)
 def test_no_page_shows_a_number_that_is_not_one(site, filename):
     """No 'nan', 'inf' or '-0.00' anywhere a reader looks: an unbounded rating is said in
