@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import pandas as pd
 
@@ -133,7 +132,7 @@ def build(info, asked: Asked, strength, tunes, page_command: str) -> Answer:
                 f"{_pct(edge.high + fair)}] where a fair share is {_pct(fair)}: "
                 f"{_points(edge.estimate)} percentage points [{_points(edge.low)}, "
                 f"{_points(edge.high)}], on {lead.deals:,} deals.")
-    verdicts = [("Is every seat fair within ±%g percentage points?" % m,
+    verdicts = [(f"Is every seat fair within ±{m:g} percentage points?",
                  SEAT_WORDS[first.verdict].format(m=m) + _worst_seat(first) + "."),
                 ("Does the answer hold for stronger players?", _settled(lead, top, below))]
     beginner = asked.beginner if asked.beginner in lead.rungs else None
@@ -229,7 +228,7 @@ def _fix(asked: Asked, tunes) -> tuple[str | None, str | None]:
     a = chosen.answers[0]
     values = [k.show(v) for k, v in zip(a.knobs, a.values[a.best], strict=True)]
     words = asked.fix_words(values) if asked.fix_words else a.labels[a.best]
-    from analyses.tune import goal_line   # the goal lines as the tuning says them
+    from analyses.tune import goal_line  # the goal lines as the tuning says them
     goals = "; ".join(goal_line(g) for g in a.goal_rows(a.best))
     if a.race.none_feasible:
         text = (f"No setting the tuning tried meets the goal for {a.policies} players; the "

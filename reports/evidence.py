@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engines import get_game
-from simulate.store import Layered, Store, engine_fingerprint, from_environment, staleness
+from simulate.store import Layered, Store, from_environment, staleness
 
 PACK = Path(__file__).resolve().parent / "evidence"
 MANIFEST = "MANIFEST.md"

@@ -26,9 +26,9 @@ import pandas as pd
 
 from engines import get_game
 from reports._runs import RunSpec, Tallied, play, runs_frame, tallied
-from reports.headline import Summary, from_answer, games_played, multi_player_summary
 from reports.answer import Asked, write_answer
 from reports.answer import build as build_answer
+from reports.headline import Summary, from_answer, games_played, multi_player_summary
 from reports.html import Page, esc, links
 from reports.provenance import run_hash, versions_line
 from reports.sections import Section, policy_names

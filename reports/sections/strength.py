@@ -21,12 +21,13 @@ import pandas as pd
 
 from analyses.solo_ladder import SoloLadderAnswer, SoloLadderParts
 from analyses.solo_ladder import seatings as solo_seatings
+from analyses.stats import Interval
 from analyses.strength import StrengthAnswer, StrengthParts, ladder_block, seatings
+from engines import get_game
 from reports import figures
 from reports._runs import scaled
 from reports.sections import Section
-from analyses.stats import Interval
-from reports.words import elo_interval, percent_interval
+from reports.words import elo_interval, percent_interval, player_labels
 
 
 @dataclass
@@ -46,6 +47,7 @@ class StrengthResult:
     origins: dict[int, list[str]] = field(default_factory=dict)
     # per player count: seconds a deal took where its deals were played (None: not known)
     seconds_per_game: dict[int, float | None] = field(default_factory=dict)
+    game: str = ""
 
     @property
     def lead(self):
@@ -96,7 +98,7 @@ class Strength(Section):
         player count the page takes every deal the store holds (the shipped evidence)."""
         self.function(info)  # refuses a game the analysis does not apply to
         started, games = time.perf_counter(), 0
-        result = StrengthResult({}, self.players[0], 0, 0.0, self.seed, {})
+        result = StrengthResult({}, self.players[0], 0, 0.0, self.seed, {}, game=info.name)
         for k, p in enumerate(self.players):
             main = k == 0
             n = scaled(self.deals if main else self.other_deals, scale, 2)
@@ -203,10 +205,12 @@ class Strength(Section):
                        css="source")
 
     def _write_seats(self, page, result: StrengthResult) -> None:
+        info = get_game(result.game)
+        labels = player_labels(info, result.lead.rungs)
         rows = []
         for p, a in result.answers.items():
             for _, r in a.table().iterrows():
-                rows.append({"rung": int(r["rung"]), "label": r["policy"], "players": p,
+                rows.append({"rung": int(r["rung"]), "label": labels[r["policy"]], "players": p,
                              "estimate": r["first_edge"], "low": r["first_edge_low"],
                              "high": r["first_edge_high"]})
         who = ("the first player in turn order" if result.lead.places is not None
@@ -219,7 +223,7 @@ class Strength(Section):
                             "same deals.")
         for p, a in result.answers.items():
             t = a.table()
-            cols = {"rung": t["policy"],
+            cols = {"player": [labels[r] for r in t["policy"]],
                     f"edge of {who} [95% CI]": [
                         _pp(*x) for x in t[["first_edge", "first_edge_low",
                                             "first_edge_high"]].itertuples(index=False)],
@@ -236,8 +240,12 @@ class Strength(Section):
             page.table(pd.DataFrame(cols),
                        caption=f"{p} players, {a.deals:,} deals" +
                        (" (with head to heads and ratings)" if "rating" in t else ""))
-            page.bullets([a.skilled_sentence(), a.converged.sentence()], css="answer")
+            page.bullets([in_words(a.skilled_sentence(), labels),
+                          in_words(a.converged.sentence(), labels)], css="answer")
             self._write_sources(page, result, p)
+        page.table(pd.DataFrame({"player": list(labels.values()),
+                                 "exact specification (rumsim --policy)": list(labels)}),
+                   caption="The players of the ladder, weakest first")
 
     def _write_sources(self, page, result: StrengthResult, players: int) -> None:
         sentence = sources_sentence(result, players)
@@ -277,6 +285,14 @@ class Strength(Section):
 
     def methods(self, result: StrengthResult | None) -> list[str]:
         return [result.lead.method()] if result is not None else []
+
+
+def in_words(text: str, labels: dict[str, str]) -> str:
+    """A sentence with each policy string replaced by the player's label (longest first, so
+    'rollout:samples=32' is not read as 'rollout:samples=3')."""
+    for spec in sorted(labels, key=len, reverse=True):
+        text = text.replace(spec, labels[spec])
+    return text
 
 
 def sources_sentence(result: StrengthResult, players: int) -> str | None:
