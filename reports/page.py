@@ -64,7 +64,9 @@ class GamePage:
     sections read and ``per_seat`` the per-seat ones by prefix ('win' keeps
     win_0, win_1, ...), so a page keeps only what it uses. ``reading``
     turns the sections' answers into the answer's sentences;
-    ``how_to_read`` writes that part of the page; ``rules`` says which rules
+    ``how_to_read`` writes that part of the page; ``answer_first`` (if any) writes the
+    page's answer block (its question, answer and fix, and the table they rest on) first
+    under "The answer", before the sections' leads; ``rules`` says which rules
     were played (default: each preset with the rulebook's description).
     """
 
@@ -82,6 +84,7 @@ class GamePage:
     rules: Callable[[Any, list[str]], str] = presets_sentence
     # The index's headline from the answers and runs (default: the multi-player one).
     summary: Callable[[Answers, Mapping[str, Any]], Summary] = multi_player_summary
+    answer_first: Callable[[Page, Answers], None] | None = None
 
     def __post_init__(self):
         keys = [s.key for s in self.sections]
@@ -143,6 +146,8 @@ class GamePage:
 
         page = Page(self.title, self.subtitle)
         page.heading("The answer")
+        if self.answer_first is not None:
+            self.answer_first(page, answers)
         # skilled play first: the sentence of a section that leads the answer (the ladder)
         leads = [text for s in self.sections if hasattr(s, "lead")
                  for text in s.lead(answers[s.key])]
