@@ -924,7 +924,8 @@ class SkillBands:
         r = self.row(level)
         return [int(r[f"edge_{k}"]) for k in range(1, 6)]
 
-    def fit_sentence(self, name=lambda level, player: player) -> str:
+    def fit_sentence(self, name=lambda level, player: f"the {level}" if player == level
+                     else player) -> str:
         """Which level the printed bands fit best, with its measure and uncertainty.
         ``name(level, player)`` words a level (default: the player as named)."""
         t = self.table.set_index("level")
@@ -1034,6 +1035,7 @@ def skill_table(skills: SkillBands, preset: str | None = None,
         for k in range(1, 6):
             row[f"{BAND_NAMES[k]} from [95% CI]"] = edge_cell(
                 int(r[f"edge_{k}"]), r[f"edge_{k}_low"], r[f"edge_{k}_high"])
+        row["split they give, %"] = r["achieved_split"]
         row["median game [95% CI]: printed band"] = (
             f"{r['median']:.0f} [{r['median_low']:.0f}, {r['median_high']:.0f}]: "
             f"{r['median_bands']}")

@@ -88,7 +88,7 @@ def test_fit_verdict_separates_or_says_it_cannot(played):
     # greedy's standard games are nearly all broke, the expert's spread over the bands
     assert sb.best == "expert" and sb.shown_best
     assert t.loc["expert", "off_target_high_pct"] < t.loc["beginner", "off_target_low_pct"]
-    assert "fit expert best" in sb.fit_sentence()
+    assert "fit the expert best" in sb.fit_sentence()
     # the same games twice cannot be told apart
     same = skill_bands({"expert": played["expert"], "expert again": played["expert"]})
     assert same.tied and "cannot be told apart" in same.fit_sentence()
