@@ -664,8 +664,8 @@ class ThresholdsReport:
                f"Printed edges {edges}; {EDGE_RULE_TEXT[r.score_band_edge_rule]}.",
                f"Target split {split} % ({' .. '.join(BAND_NAMES[::5])}): the designer's "
                "choice (--target), not a rule.", *self.notes, "",
-               f"Band edges that give the target split, per skill level (each band from its "
-               f"edge; 95% intervals)",
+               "Band edges that give the target split, per skill level (each band from its "
+               "edge; 95% intervals)",
                text_table(list(table.columns), table.astype(str).values.tolist()), "",
                self.skills.fit_sentence(), "",
                "  " + "; ".join(f"{row['player']}: {row['policy']}, "

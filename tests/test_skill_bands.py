@@ -16,9 +16,7 @@ from analyses import restrict as R
 from analyses.stats import Interval
 from analyses.thresholds import (
     DEFAULT_TARGET,
-    ThresholdsAccumulator,
     skill_bands,
-    skill_table,
 )
 from engines import get_game
 from engines.rum_runner.rules import BAND_LABELS, BAND_NAMES, Rules

@@ -29,7 +29,6 @@ from analyses.thresholds import (
     pct_ci,
     printed_ranges,
     skill_bands,
-    skill_table,
 )
 from engines.rum_runner.rules import BAND_NAMES
 from reports import figures
@@ -200,30 +199,6 @@ def edges_wide(report: ThresholdsReport) -> pd.DataFrame:
     return pd.DataFrame([{"edge": edge, "between": by.loc[(report.labels[0], k + 1), "between"],
                           **_per_run(report, by, k + 1, "percentile")}
                          for k, edge in enumerate(report.rules.score_band_edges)])
-
-
-def calibrated_wide(report: ThresholdsReport) -> pd.DataFrame:
-    """One row per edge, one column per run: the edge the target needs, and the split it gives."""
-    by = report.calibrated.set_index(["label", "edge_index"])
-    rows = []
-    for k, edge in enumerate(report.rules.score_band_edges):
-        first = by.loc[(report.labels[0], k + 1)]
-        row = {"edge": first["between"], "target below": f"{first['target_below_pct']:g}%",
-               "printed": edge}
-        for lab in report.labels:
-            r = by.loc[(lab, k + 1)]
-            ci = ("" if np.isnan(r["edge_low"])
-                  else f" [{r['edge_low']:g}, {r['edge_high']:g}]")
-            forced = " (forced up)" if r["forced_up"] else ""
-            row[lab] = f"{r['edge']}{ci} -> {r['achieved_below_pct']:.1f}%{forced}"
-        rows.append(row)
-    split = {"edge": "achieved split", "target below": "/".join(f"{t:g}" for t in report.target),
-             "printed": ""}
-    for lab in report.labels:
-        got = achieved_split(report.calibrated[report.calibrated["label"] == lab])
-        split[lab] = "/".join(f"{g:.1f}" for g in got)
-    rows.append(split)
-    return pd.DataFrame(rows)
 
 
 def summary_table(report: ThresholdsReport) -> pd.DataFrame:
