@@ -25,7 +25,6 @@ from analyses.thresholds import (
     SkillBands,
     ThresholdsAccumulator,
     ThresholdsReport,
-    achieved_split,
     pct_ci,
     printed_ranges,
     skill_bands,
