@@ -37,10 +37,11 @@ import pandas as pd
 from analyses.scores import ValueCounts
 from analyses.stats import exact_share_interval, paired_share_from_counts, z_value
 from engines._rules import closest
+from engines.rum_runner.rules import BAND_NAMES
 from simulate.errors import UserError
 
 WIN_SCALE = 60  # lcm(1..6): a win shared by k <= 6 players is 1/k, times this a whole number
-BANDS = ("broke", "poor", "fair", "good", "rich", "god")  # Rum Runner's six printed bands
+BANDS = BAND_NAMES  # Rum Runner's six printed bands, by their one name
 DEFAULT_SPLIT = (40, 25, 15, 10, 6, 4)  # the target split of analyses.thresholds
 
 

@@ -25,7 +25,9 @@ choice's claims at α/K, so all claims hold together with probability at least 1
 * **useless**: the loss is shown within ± the margin (an equivalence test, two one-sided
   tests at α/K: the 1 - 2α/K interval lies inside it);
 * **matters**: the loss is shown above 0, not beyond the margin; **overused**: shown below
-  0 (the player does better without it: a fact about the player, not the game);
+  0 (the player does better without it: a fact about the player, not the game). Overused
+  is checked before useless: a choice the player is shown to do better without is
+  overused even when the gain is within the margin, never "useless";
 * **undetermined**: none of these, with the deals that would decide it at the estimates.
 
 "Not shown to cost" is never worded as useless: only the equivalence test says that.
@@ -241,12 +243,12 @@ def classify(loss: Interval, tost: Interval, margin: float) -> str:
     (1 - 2α/K): module docstring."""
     if loss.low > margin:
         return "dominant"
+    if loss.high < 0:  # the player is shown to do better without it: never "useless"
+        return "overused"
     if -margin < tost.low and tost.high < margin:
         return "useless"
     if loss.low > 0:
         return "matters"
-    if loss.high < 0:
-        return "overused"
     return "undetermined"
 
 
@@ -363,16 +365,15 @@ class RestrictAnswer:
         if c.verdict == "dominant":
             return f"{c.name} is dominant: {cost}, a loss beyond the ±{m} {u} margin."
         if c.verdict == "useless":
-            small = ("" if c.loss.low <= 0 <= c.loss.high else
-                     ", though shown above 0" if c.loss.low > 0 else
-                     ", though the player does a little better without it (shown below 0)")
+            small = "" if c.loss.low <= 0 else ", though shown above 0"
             return (f"{c.name} is useless to {self.policy}: {cost}; shown within ±{m} {u} "
                     f"(equivalence test){small}.")
         if c.verdict == "matters":
             return f"{c.name} matters: {cost}, a loss shown above 0 but not beyond ±{m} {u}."
         if c.verdict == "overused":
-            return (f"{c.name} is overused by {self.policy}: {cost}, a gain shown above 0: "
-                    "the player does better without it.")
+            within = (f" (within ±{m} {u})" if -c.loss.low < self.margin else "")
+            return (f"{c.name} is overused by {self.policy}: {cost}, a gain shown above "
+                    f"0{within}: the player does better without it.")
         more = ("" if c.decide_deals is None or not math.isfinite(c.decide_deals) else
                 f" About {_round_up(c.decide_deals):,} deals would decide it at the "
                 "estimates.")
@@ -405,9 +406,11 @@ class RestrictAnswer:
                 f"Verdicts across all {k} choices at a family-wise error of "
                 f"{100 * alpha:g}% (Bonferroni): dominant when the {100 * (1 - alpha / k):.2f}% "
                 f"interval lies above the ±{self._v(self.margin, sign=False)} {self.unit} "
-                f"margin; useless when the {100 * (1 - 2 * alpha / k):.2f}% interval lies "
-                "inside it (two one-sided tests); matters / overused when the first interval "
-                "excludes 0; otherwise undetermined. Taken: the unrestricted player's times a "
+                f"margin; overused when it lies below 0 (the player does better without the "
+                f"choice, however little: never called useless); useless when the "
+                f"{100 * (1 - 2 * alpha / k):.2f}% interval lies inside the margin (two "
+                f"one-sided tests); matters when the first interval lies above 0; otherwise "
+                f"undetermined. Taken: the unrestricted player's times a "
                 "game (mean over the restricted seats, interval over deals). Deals planned from a pilot's "
                 "spread to a target half-width; error rates simulated (make validate).")
 

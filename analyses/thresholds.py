@@ -34,7 +34,7 @@ from scipy.stats import t as _t
 
 from analyses import stats
 from analyses._text import text_table
-from engines.rum_runner.rules import BAND_LABELS, Rules
+from engines.rum_runner.rules import BAND_NAMES, Rules
 from simulate.codec import storable
 from simulate.errors import UserError
 from simulate.results import Results
@@ -374,7 +374,7 @@ def band_shares(frame: Run, rules: Rules | None = None,
                          minlength=6).astype(np.int64)
     rows = []
     for band, (label, printed, exact) in enumerate(
-            zip(BAND_LABELS, printed_ranges(rules), exact_ranges(rules), strict=True)):
+            zip(BAND_NAMES, printed_ranges(rules), exact_ranges(rules), strict=True)):
         w = stats.wilson_interval(int(counts[band]), acc.n, confidence)
         rows.append({"band": band, "label": label, "printed": printed, "range": exact,
                      "games": int(counts[band]), "share_pct": 100 * w.estimate,
@@ -587,8 +587,7 @@ def _fmt_opt(row, key: str, fmt: str) -> str:
 
 
 def _between(k: int) -> str:
-    short = ("broke", "poor", "modest", "well off", "rich", "god")
-    return f"{short[k]}|{short[k + 1]}"
+    return f"{BAND_NAMES[k]}|{BAND_NAMES[k + 1]}"
 
 
 # ================================================================ the combined answer
@@ -612,6 +611,7 @@ class ThresholdsReport:
     calibrated: pd.DataFrame
     summary: pd.DataFrame
     notes: list[str] = field(default_factory=list)
+    skills: SkillBands | None = None  # the edges per skill level (rumsim thresholds --skills)
 
     @property
     def labels(self) -> list[str]:
@@ -619,8 +619,11 @@ class ThresholdsReport:
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tidy tables by name (for CSV files)."""
-        return {"runs": self.runs, "bands": self.bands, "edges": self.edges,
-                "calibrated": self.calibrated, "summary": self.summary}
+        out = {"runs": self.runs, "bands": self.bands, "edges": self.edges,
+               "calibrated": self.calibrated, "summary": self.summary}
+        if self.skills is not None:
+            out["skills"] = self.skills.table
+        return out
 
     def to_json(self) -> dict:
         """The whole report as plain JSON types (NaN and infinities as None): ``json.dumps``-ready."""
@@ -632,6 +635,9 @@ class ThresholdsReport:
             "target_pct": list(self.target),
             "notes": [TYPO_NOTE, *self.notes, METHOD_NOTE, PLACEMENT_NOTE],
             **{name: _records(frame) for name, frame in self.tables().items()},
+            **({} if self.skills is None else
+               {"skills_verdict": self.skills.fit_sentence(),
+                "skills_method": SKILL_METHOD_NOTE}),
         }
 
     def to_csv(self) -> str:
@@ -642,6 +648,32 @@ class ThresholdsReport:
         combined = pd.concat(frames, ignore_index=True)
         return combined[["table", *[c for c in combined.columns if c != "table"]]].to_csv(
             index=False)
+
+    def render_skills(self) -> str:
+        """The per-skill answer at a terminal: the edges each skill level needs for the
+        target split, its median game's printed band, and which level the printed bands fit."""
+        if self.skills is None:
+            raise ValueError("this report has no skill levels")
+        r = self.rules
+        split = "/".join(f"{t:g}" for t in self.target)
+        edges = ", ".join(str(e) for e in r.score_band_edges)
+        table = skill_table(self.skills)
+        out = [f"Rum Runner: which score bands to print, per skill level "
+               f"(rules: {self.runs['rules'].iloc[0]})", "",
+               TYPO_NOTE,
+               f"Printed edges {edges}; {EDGE_RULE_TEXT[r.score_band_edge_rule]}.",
+               f"Target split {split} % ({' .. '.join(BAND_NAMES[::5])}): the designer's "
+               "choice (--target), not a rule.", *self.notes, "",
+               "Band edges that give the target split, per skill level (each band from its "
+               "edge; 95% intervals)",
+               text_table(list(table.columns), table.astype(str).values.tolist()), "",
+               self.skills.fit_sentence(), "",
+               "  " + "; ".join(f"{row['player']}: {row['policy']}, "
+                                f"{row['games']:,} games, seed {seed}"
+                                for (_, row), seed in zip(self.skills.table.iterrows(),
+                                                          self.runs["seed"], strict=True)),
+               "", SKILL_METHOD_NOTE]
+        return "\n".join(out)
 
     def render_text(self) -> str:
         """A terminal rendering: band table, edge percentiles, calibrated edges, summary."""
@@ -659,7 +691,7 @@ class ThresholdsReport:
         out += ["", "Share of games in each printed band (95% Wilson interval)"]
         by = self.bands.set_index(["label", "band"])
         rows = []
-        for band, (label, printed) in enumerate(zip(BAND_LABELS, printed_ranges(r), strict=True)):
+        for band, (label, printed) in enumerate(zip(BAND_NAMES, printed_ranges(r), strict=True)):
             rows.append([printed, label, *(_pct_ci(by.loc[(lab, band)]) for lab in labels)])
         out.append(text_table(["score", "band",
                                *(f"{lab} (n={games[lab]:,})" for lab in labels)], rows))
@@ -828,3 +860,187 @@ def _json_value(v):
     if isinstance(v, np.bool_):
         return bool(v)
     return v
+
+
+# ================================================================ bands per skill level
+
+# The skill levels a designer prints bands for, weakest first (the page and
+# ``rumsim thresholds --skills`` fill them from the game's strength ladder).
+SKILL_LEVELS = ("beginner", "expert", "expert + search", "best measured")
+
+SKILL_METHOD_NOTE = (
+    "Per skill level: each edge is placed for the target split as in the calibrated edges "
+    "(its 95% interval is the distribution-free order-statistic interval of the target "
+    "quantile); the median score's 95% interval is the order-statistic interval of the "
+    "median, and its band is the printed band it falls in (two bands named when the interval "
+    "crosses a printed edge). Fit of the printed bands: the share of the level's games that "
+    "would have to change band to give the target split (total variation distance), with "
+    "intervals simultaneous over the levels (Bonferroni: each at 1 - 5%/L over the "
+    "simultaneous Wilson box of the six shares). A level fits best only when its interval "
+    "lies wholly below every other level's (family-wise error at most 5%); otherwise the "
+    "levels whose intervals reach the best one's cannot be told apart.")
+
+
+def band_of(score: float, rules: Rules) -> int:
+    """The printed band index of one score under the rules' edges and edge rule."""
+    return int(score_bands(np.asarray([int(round(score))]), rules)[0])
+
+
+def band_span(low: float, high: float, rules: Rules) -> str:
+    """The printed band(s) an interval of scores falls in, by name: 'poor', or 'poor to
+    modest profit' when the interval crosses a printed edge."""
+    a, b = band_of(low, rules), band_of(high, rules)
+    return BAND_NAMES[a] if a == b else f"{BAND_NAMES[a]} to {BAND_NAMES[b]}"
+
+
+@dataclass
+class SkillBands:
+    """The band edges a target split needs, per skill level, with the printed bands' fit.
+
+    ``table``: one row per level (in the order given): the level, the player in words, its
+    policy, games, the five edges with their intervals (``edge_k``, ``edge_k_low``,
+    ``edge_k_high``, k = 1..5: the lower edge of band k), the split those edges achieve in
+    these games, the median score with its interval and printed band, and the printed
+    bands' off-target share with its simultaneous interval. ``best``: the level the printed
+    bands fit best; ``tied``: the levels that cannot be told apart from it (empty when the
+    best one is shown best).
+    """
+
+    rules: Rules
+    target: tuple[float, ...]
+    confidence: float
+    table: pd.DataFrame
+    best: str
+    tied: list[str]
+
+    @property
+    def shown_best(self) -> bool:
+        return not self.tied
+
+    def row(self, level: str) -> pd.Series:
+        return self.table.set_index("level").loc[level]
+
+    def edges_of(self, level: str) -> list[int]:
+        r = self.row(level)
+        return [int(r[f"edge_{k}"]) for k in range(1, 6)]
+
+    def fit_sentence(self, name=lambda level, player: f"the {level}" if player == level
+                     else player) -> str:
+        """Which level the printed bands fit best, with its measure and uncertainty.
+        ``name(level, player)`` words a level (default: the player as named)."""
+        t = self.table.set_index("level")
+
+        def off(level: str) -> str:
+            r = t.loc[level]
+            return (f"{r['off_target_pct']:.1f}% [{r['off_target_low_pct']:.1f}, "
+                    f"{r['off_target_high_pct']:.1f}]")
+
+        def who(level: str) -> str:
+            return name(level, t.loc[level, "player"])
+
+        best = self.best
+        margin = CALIBRATION_MARGIN_PP
+        state = calibration(t.loc[best, "off_target_low_pct"], t.loc[best, "off_target_high_pct"])
+        within = {"calibrated": f", within our {margin:g}% margin",
+                  "not calibrated": f", more than our {margin:g}% margin",
+                  "undetermined": f", which straddles our {margin:g}% margin"}[state]
+        if len(t) == 1:
+            return (f"For {who(best)}, {off(best)} of games would have to change band for the "
+                    f"printed bands to give the target split{within}.")
+        if self.shown_best:
+            others = [lv for lv in t.index if lv != best]
+            return (f"The printed bands fit {who(best)} best: {off(best)} of its games would "
+                    f"have to change band to give the target split{within}, against at least "
+                    f"{min(t.loc[lv, 'off_target_low_pct'] for lv in others):.1f}% for "
+                    f"every other level.")
+        tied = [best, *self.tied]
+        return (f"The printed bands fit {_join([who(lv) for lv in tied])} about equally: "
+                f"{_join([f'{who(lv)} {off(lv)}' for lv in tied])} of games would have to "
+                f"change band to give the target split, and these intervals overlap, so "
+                f"which of them the bands fit best cannot be told apart.")
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def skill_bands(runs: Mapping[str, Run], target: Sequence[float] = DEFAULT_TARGET,
+                rules: Rules | None = None, players: Mapping[str, str] | None = None,
+                confidence: float = stats.CONFIDENCE) -> SkillBands:
+    """The edges that give ``target`` for each skill level's games, and the printed fit.
+
+    ``runs``: skill level -> its run (Results, frame or :class:`ThresholdsAccumulator`),
+    weakest first; ``players``: level -> the player in a designer's words (default: the
+    run's policy); ``rules``: whose printed edges to judge (default: the first run's).
+    Edges and the median come from :func:`calibrated_edges` and the order statistics of
+    each run; the fit from :func:`target_distance_interval` at 1 - (1 - confidence)/L, so
+    the L intervals hold together (``SKILL_METHOD_NOTE``).
+    """
+    target = check_target(target)
+    if not runs:
+        raise UserError("skill bands need at least one skill level's games")
+    if rules is None:
+        rules = rules_of(_acc(next(iter(runs.values()))))
+    players = dict(players or {})
+    joint = 1 - (1 - confidence) / len(runs)
+    rows = []
+    for level, run in runs.items():
+        acc = _acc(run)
+        policy = ",".join(acc.meta.get("policies", ["?"])) if acc.meta else "?"
+        cal = calibrated_edges(acc, target, rules, confidence).sort_values("edge_index")
+        row = {"level": level, "player": players.get(level, policy), "policy": policy,
+               "games": acc.n}
+        for _, e in cal.iterrows():
+            k = int(e["edge_index"])
+            row[f"edge_{k}"] = int(e["edge"])
+            row[f"edge_{k}_low"] = e["edge_low"]
+            row[f"edge_{k}_high"] = e["edge_high"]
+        row["achieved_split"] = "/".join(f"{g:.1f}" for g in achieved_split(cal))
+        med = stats.quantile_interval_sorted(acc.scores.sorted_view(), 0.5, confidence)
+        row.update(median=med.estimate, median_low=med.low, median_high=med.high,
+                   median_band=BAND_NAMES[band_of(med.estimate, rules)],
+                   median_bands=band_span(med.low, med.high, rules))
+        off = target_distance_interval(band_shares(acc, rules, confidence), target, joint)
+        row.update(off_target_pct=off.estimate, off_target_low_pct=off.low,
+                   off_target_high_pct=off.high)
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    by = table.set_index("level")
+    best = str(by["off_target_pct"].idxmin())
+    tied = [lv for lv in by.index
+            if lv != best and by.loc[lv, "off_target_low_pct"] <= by.loc[best, "off_target_high_pct"]]
+    return SkillBands(rules, target, confidence, table, best, tied)
+
+
+def edge_cell(edge: int, low: float, high: float) -> str:
+    """An edge with its interval as the tables print it: '219 [218, 220]'."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"{edge}"
+    return f"{edge} [{low:.0f}, {high:.0f}]"
+
+
+def skill_table(skills: SkillBands, preset: str | None = None,
+                spec: bool = False) -> pd.DataFrame:
+    """The per-skill table as a designer reads it: a row per level; the lower edge of every
+    band above 'broke' with its interval; the median game's score and printed band; the
+    printed bands' off-target share. ``preset`` adds a rules column, ``spec`` the policy's
+    exact specification."""
+    out = []
+    for _, r in skills.table.iterrows():
+        row = {} if preset is None else {"rules": preset}
+        row.update({"skill level": r["level"], "player": r["player"]})
+        if spec:
+            row["specification"] = r["policy"]
+        row["games"] = f"{r['games']:,}"
+        for k in range(1, 6):
+            row[f"{BAND_NAMES[k]} from [95% CI]"] = edge_cell(
+                int(r[f"edge_{k}"]), r[f"edge_{k}_low"], r[f"edge_{k}_high"])
+        row["split they give, %"] = r["achieved_split"]
+        row["median game [95% CI]: printed band"] = (
+            f"{r['median']:.0f} [{r['median_low']:.0f}, {r['median_high']:.0f}]: "
+            f"{r['median_bands']}")
+        row["printed bands: % of games off target [95% CI]"] = (
+            f"{r['off_target_pct']:.1f} [{r['off_target_low_pct']:.1f}, "
+            f"{r['off_target_high_pct']:.1f}]")
+        out.append(row)
+    return pd.DataFrame(out)

@@ -16,9 +16,8 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from engines.rum_runner.rules import Rules
+from engines.rum_runner.rules import BAND_NAMES, Rules
 
-BAND_SHORT = ("broke", "poor", "modest", "well off", "rich", "god")
 BAND_SHADES = ("#f3e0dc", "#f6ecd2", "#eef3d6", "#dcefe3", "#d8e9f3", "#e6def3")
 DPI = 100
 
@@ -38,7 +37,7 @@ def _shade_bands(ax, rules: Rules, x_max: float) -> None:
     for band in range(6):
         lo, hi = edges[band], edges[band + 1]
         ax.axvspan(lo, hi, color=BAND_SHADES[band], zorder=0, lw=0)
-        ax.text((lo + hi) / 2, 0.98, BAND_SHORT[band].replace(" ", "\n"),
+        ax.text((lo + hi) / 2, 0.98, BAND_NAMES[band].replace(" ", "\n"),
                 transform=ax.get_xaxis_transform(), ha="center", va="top", fontsize=7,
                 color="#555555")
 
@@ -88,7 +87,7 @@ def band_shares_chart(bands: pd.DataFrame, title: str) -> bytes:
         ax.bar(x - 0.4 + width * (j + 0.5), share, width, yerr=np.clip(err, 0, None),
                capsize=2, label=label, error_kw={"lw": 0.8})
     printed = bands.drop_duplicates("band").sort_values("band")["printed"]
-    ax.set_xticks(x, [f"{p}\n{s}" for p, s in zip(printed, BAND_SHORT, strict=True)])
+    ax.set_xticks(x, [f"{p}\n{s}" for p, s in zip(printed, BAND_NAMES, strict=True)])
     ax.set_ylabel("% of games")
     ax.set_ylim(0, 105)
     ax.set_title(title, fontsize=11)

@@ -75,7 +75,9 @@ class GamePage:
     sections read and ``per_seat`` the per-seat ones by prefix ('win' keeps
     win_0, win_1, ...), so a page keeps only what it uses. ``reading``
     turns the sections' answers into the answer's sentences;
-    ``how_to_read`` writes that part of the page; ``rules`` says which rules
+    ``how_to_read`` writes that part of the page; ``answer_first`` (if any) writes the
+    page's answer block (its question, answer and fix, and the table they rest on) first
+    under "The answer", before the sections' leads; ``rules`` says which rules
     were played (default: each preset with the rulebook's description).
     """
 
@@ -95,6 +97,8 @@ class GamePage:
     summary: Callable[[Answers, Mapping[str, Any]], Summary] = multi_player_summary
     # The page's question and the words its answer block needs (reports.answer).
     asked: Asked | None = None
+    # A page that words its own answer block (Rum Runner's bands per skill level).
+    answer_first: Callable[[Page, Answers], None] | None = None
 
     def __post_init__(self):
         keys = [s.key for s in self.sections]
@@ -159,13 +163,16 @@ class GamePage:
                                command) if self.asked is not None else None)
         if answer is not None:
             write_answer(page, answer)
-        else:  # a page without a declared question: its sentences lead
+        leads = [text for s in self.sections if hasattr(s, "lead")
+                 for text in s.lead(answers[s.key])]
+        if answer is None:  # a page without a declared question words its own answer
             page.raw('<section id="answer">')
             page.heading("The answer")
-            leads = [text for s in self.sections if hasattr(s, "lead")
-                     for text in s.lead(answers[s.key])]
-            for text in leads + self.reading(answers):
-                page.paragraph(text)
+            if self.answer_first is not None:
+                self.answer_first(page, answers)
+            else:  # its sentences lead
+                for text in leads + self.reading(answers):
+                    page.paragraph(text)
             page.raw("</section>")
         folds: list[tuple[str, str]] = []
 
@@ -178,7 +185,10 @@ class GamePage:
         contents_at = page.mark()
         if answer is not None:
             fold("beginners", lambda: page.bullets(self.reading(answers)),
-                 "What the spec's own (beginner) players show")
+                 "The answer at every player count and rule set")
+        elif self.answer_first is not None:
+            fold("more", lambda: page.bullets(leads + self.reading(answers)),
+                 "More of the answer")
         for s in self.sections:
             def section(s=s):
                 s.write(page, answers[s.key])

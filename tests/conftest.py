@@ -79,6 +79,16 @@ def quick_ladder(mp: pytest.MonkeyPatch, module) -> None:
     page = module.PAGE
     sections = tuple(dataclasses.replace(s, rungs=QUICK_LADDERS[page.game])
                      if isinstance(s, Strength) else s for s in page.sections)
+    if hasattr(module, "SKILLS"):  # Rum Runner's skill levels: the quick ladder's searches
+        from engines import get_game
+        from reports.sections.bands import ScoreBands
+
+        rungs = [get_game(page.game).policy(r).label() for r in QUICK_LADDERS[page.game]]
+        skills = (("beginner", "greedy"), ("expert", "expert"),
+                  ("expert + search", rungs[3]), ("best measured", rungs[4]))
+        mp.setattr(module, "SKILLS", skills)
+        sections = tuple(dataclasses.replace(s, skills=skills)
+                         if isinstance(s, ScoreBands) else s for s in sections)
     assert sections != page.sections, f"{page.game}'s page has no strength ladder"
     quick = dataclasses.replace(page, sections=sections)
     mp.setattr(module, "PAGE", quick)

@@ -23,14 +23,13 @@ from reports.html import Page, format_cell
 from simulate.errors import UserError
 from simulate.results import Results
 
-SCALE = 0.001  # 400 random/greedy games per preset, 1 rollout game
+SCALE = 0.001  # 400 greedy/expert games per preset, 2 games of each search over the expert
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "site"
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(rr, "ROLLOUT_SAMPLES", 2)
         quick_ladder(mp, rr)
         # The Rum Runner page alone: the whole report is built once, in
         # test_report_montego_bay.py (it checks the index of every page).
@@ -43,7 +42,8 @@ def test_report_writes_pages_and_tables(built):
     out, written = built
     names = {p.name for p in written}
     assert {"index.html", "rum_runner.html", "rum_runner_bands.csv", "rum_runner_edges.csv",
-            "rum_runner_calibrated.csv", "rum_runner_summary.csv", "rum_runner_runs.csv"} <= names
+            "rum_runner_calibrated.csv", "rum_runner_summary.csv", "rum_runner_runs.csv",
+            "rum_runner_skills.csv"} <= names
     assert written[-1].name == "index.html"
     assert all(p.exists() and p.parent == out for p in written)
     assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]  # atomic writes left nothing
@@ -68,7 +68,8 @@ def test_page_states_how_it_was_made(built):
     assert f"rumsim report rum-runner --out {out} --scale 0.001 --backend reference" in html
     assert "&quot;&gt;200&quot;" in html and "&quot;&lt;200&quot;" in html  # the typo note
     assert "flip_after_draw=false" in html
-    for label in ("random (standard)", "greedy (long)", "rollout:samples=2 (long)"):
+    for label in ("greedy (standard)", "expert (long)",
+                  "expert + search, 2 imagined games per option at each decision (long)"):
         assert label in html
     assert "Seeds: 1;" in html and "whole page:" in html and "\x00" not in html
 
@@ -76,11 +77,15 @@ def test_page_states_how_it_was_made(built):
 def test_csv_tables_are_tidy(built):
     out, _ = built
     bands = pd.read_csv(out / "rum_runner_bands.csv")
-    assert len(bands) == 6 * 6  # six bands for six runs
+    assert len(bands) == 6 * 8  # six bands for eight runs (four skill levels, two presets)
     assert bands["printed"].iloc[0] == "<200"
     runs = pd.read_csv(out / "rum_runner_runs.csv")
-    # the six band runs, then the ladder's three (every policy on the same deals)
-    assert list(runs["games"]) == [400, 400, 1, 400, 400, 1, 2, 2, 2]
+    # the eight band runs, then the ladder's three (every policy on the same deals)
+    assert list(runs["games"]) == [400, 400, 2, 2, 400, 400, 2, 2, 2, 2, 2]
+    skills = pd.read_csv(out / "rum_runner_skills.csv")
+    assert list(skills["level"]) == ["beginner", "expert", "expert + search",
+                                     "best measured"] * 2
+    assert set(skills["preset"]) == {"standard", "long"}
     assert set(runs["preset"]) == {"standard", "long"}
     calibrated = pd.read_csv(out / "rum_runner_calibrated.csv")
     assert (calibrated.groupby("label")["edge"].apply(lambda e: e.is_monotonic_increasing)).all()
@@ -100,19 +105,20 @@ def test_reading_is_computed_from_the_numbers():
     page = rr.PAGE.render({"random (standard)": fake(np.full(100, 90), "random", "standard"),
                            "greedy (long)": fake(on_target, "greedy", "long")},
                           command="rumsim report rum-runner --out X")
-    assert re.search(r"calibrated for greedy \(long\): for greedy \(long\) only 0\.0% "
-                     r"\[0\.0, [0-9.]+\] of its games", page.html)
+    assert re.search(r"they fit the beginner \(greedy\) best, with 0\.0% \[0\.0, [0-9.]+\] "
+                     r"of its games in the wrong band; they are shown within our 10% margin "
+                     r"only for the beginner \(greedy\) \(long\)", page.html)
     # a hundred games on target are too few to tell: the interval straddles the margin
     few = rr.PAGE.render({"greedy (long)": fake(np.repeat([100, 220, 270, 310, 330, 400],
                                                           [40, 25, 15, 10, 6, 4]),
                                                 "greedy", "long")}, command="c")
-    assert "calibrated is undetermined for greedy (long)" in few.html
+    assert "no level is shown within our 10% margin" in few.html
     assert "Simulation time: 1.0 s." in page.html
-    assert "100.0% of random games end &#x27;Completely broke&#x27;" in page.html
+    assert "100.0% of games by random end &#x27;broke&#x27;" in page.html
     assert "rumsim report rum-runner --out X" in page.html
     off = rr.PAGE.render({"random (standard)": fake(np.full(100, 90), "random", "standard")},
                          command="c")
-    assert "not calibrated for any policy" in off.html
+    assert "not calibrated for any player" in off.html
     assert "no game reaches" in off.html
     both = rr.PAGE.render({"random (standard)": fake(np.full(100, 90), "random", "standard"),
                            "random (long)": fake(np.full(100, 150), "random", "long")},
@@ -121,12 +127,16 @@ def test_reading_is_computed_from_the_numbers():
     assert set(off.tables) == {"rum_runner_runs.csv", "rum_runner_bands.csv",
                                "rum_runner_edges.csv", "rum_runner_calibrated.csv",
                                "rum_runner_summary.csv"}
+    assert "rum_runner_skills.csv" in page.tables  # greedy: the beginner's row
 
 
 def test_plan_scales_counts_and_rejects_bad_scale():
     full = [s for s in rr.plan() if not s.together]  # the bands' runs (not the ladder's)
     assert [(s.preset, s.policy) for s in full] == [
-        (p, q) for p in rr.PRESETS for q in ("random", "greedy", "rollout")]
+        (p, q) for p in rr.PRESETS for q in ("greedy", "expert", "rollout:samples=8:base=expert",
+                                             "rollout:base=expert")]
+    assert full[2].label == "expert + search, 8 imagined games per option at each decision " \
+        "(standard)"
     assert {s.games for s in full} == {rr.FAST_GAMES, rr.ROLLOUT_GAMES}
     assert {s.games for s in rr.plan(1e-9) if not s.together} == {1}
     with pytest.raises(UserError):

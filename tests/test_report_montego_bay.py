@@ -17,7 +17,6 @@ from conftest import quick_ladder
 
 import reports.montego_bay as mb
 import reports.motines as mo
-import reports.rum_runner as rrun
 from engines.montego_bay.rules import Rules
 from reports import figures
 from reports.build import PAGES, build_report
@@ -31,7 +30,6 @@ SCALE = 0.001  # 150 games per Montego Bay run (six runs)
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "site"
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(rrun, "ROLLOUT_SAMPLES", 2)  # keeps the Rum Runner page quick
         mp.setattr(mo, "STRONG_PARAMS", ":samples=1:width=2")  # and the 21 Motines page
         quick_ladder(mp, mb)
         written = build_report(out, games=["montego-bay"], scale=SCALE, backend="fast",

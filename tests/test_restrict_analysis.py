@@ -122,6 +122,8 @@ def test_frames_of_other_deals_are_refused():
     ((0.015, 0.005, 0.025), (0.015, 0.007, 0.023), "matters"),
     ((0.01, 0.002, 0.018), (0.01, 0.004, 0.016), "useless"),   # within the margin wins
     ((-0.03, -0.05, -0.01), (-0.03, -0.045, -0.015), "overused"),
+    # the player does better without it, by less than the margin: overused, never useless
+    ((-0.01, -0.018, -0.002), (-0.01, -0.016, -0.004), "overused"),
     ((0.01, -0.01, 0.03), (0.01, -0.005, 0.025), "undetermined"),
     ((0.02, 0.0, 0.04), (0.02, 0.005, 0.035), "undetermined"),
 ])

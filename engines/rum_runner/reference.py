@@ -46,7 +46,7 @@ from engines.rum_runner.cards import (
     show,
     sorted_cards,
 )
-from engines.rum_runner.rules import BAND_LABELS, Rules
+from engines.rum_runner.rules import BAND_NAMES, Rules
 from engines.rum_runner.scoring import score_with_rules
 
 N_PORTS = 16
@@ -572,7 +572,7 @@ def play_game(rules: Rules, players: int, policies: list, world: Rng, narrate: b
     final = finish(t)
     band = rules.band(final)
     t.say(f"Game over after {t.turn} turns ({t.end_reason}). Collection {show(t.collection)}.")
-    t.say(f"Score {final}: {BAND_LABELS[band]}")
+    t.say(f"Score {final}: {BAND_NAMES[band]}.")
     return t
 
 
@@ -611,5 +611,5 @@ def final_state(t: Table) -> dict:
         "rum_piles": {name: [str(c) for c in pile]
                       for name, pile in zip(PILE_NAMES, t.piles, strict=True)},
         "collection": [str(c) for c in t.collection],
-        "band_label": BAND_LABELS[t.rules.band(t.score())],
+        "band_label": BAND_NAMES[t.rules.band(t.score())],
     }

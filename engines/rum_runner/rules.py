@@ -24,6 +24,7 @@ SUIT_SET_MODE = ("additive", "exclusive")
 PAIR_RULE = ("disjoint", "all_if_two_or_more")
 EDGE_RULE = ("lower_inclusive", "upper_inclusive")
 
+# The six score bands as the rules sheet prints them (spec §5.3), its words exactly.
 BAND_LABELS = (
     "Completely broke.",
     "Poor with a few pennies left.",
@@ -32,6 +33,9 @@ BAND_LABELS = (
     "You're rich beyond dreams.",
     "You have become a god.",
 )
+# The one name of each band, everywhere a band is named (pages, the CLI, goals, figures,
+# the reference trace): the key words of the sheet's line for it, lower case.
+BAND_NAMES = ("broke", "poor", "modest profit", "well off", "rich", "god")
 
 
 @dataclass(frozen=True)

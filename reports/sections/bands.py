@@ -11,7 +11,7 @@ and keeps only that: the tables and the score figure come from its counts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -21,16 +21,34 @@ from analyses.thresholds import (
     METHOD_NOTE,
     OFF_TARGET_NOTE,
     PLACEMENT_NOTE,
+    SKILL_METHOD_NOTE,
+    SkillBands,
     ThresholdsAccumulator,
     ThresholdsReport,
-    achieved_split,
     pct_ci,
     printed_ranges,
+    skill_bands,
 )
-from engines.rum_runner.rules import BAND_LABELS
+from engines.rum_runner.rules import BAND_NAMES
 from reports import figures
 from reports.sections import Section
+from reports.words import player_label
 from simulate.results import Results
+
+
+def skill_players(info) -> dict[str, str]:
+    """The skill levels a designer prints bands for, from the game's strength ladder
+    (``extra["ladder"]``): beginner = greedy (the rules sheet's one-step player), expert,
+    expert + search (the ladder's first search over the expert) and the best measured
+    player (the ladder's top, when it is another player). Level -> policy label."""
+    ladder = [info.policy(r) for r in info.extra["ladder"]]
+    out = {"beginner": info.policy("greedy").label(), "expert": info.policy("expert").label()}
+    search = [p for p in ladder if player_label(p).startswith("expert + search")]
+    if search:
+        out["expert + search"] = search[0].label()
+    if ladder[-1].label() not in out.values():
+        out["best measured"] = ladder[-1].label()
+    return out
 
 
 @dataclass
@@ -40,6 +58,8 @@ class Bands:
     report: ThresholdsReport
     presets: dict[str, str]
     accumulators: dict[str, ThresholdsAccumulator]
+    # per preset: the edges per skill level (when the page declares its skill levels)
+    skills: dict[str, SkillBands] = field(default_factory=dict)
 
     def labels_of(self, preset: str) -> list[str]:
         return [lab for lab in self.report.labels if self.presets[lab] == preset]
@@ -50,6 +70,9 @@ class ScoreBands(Section):
     """Every run judged against the printed bands, and the edges that would give ``target``."""
 
     target: tuple[float, ...] = DEFAULT_TARGET
+    # (level, policy label) weakest first: the runs of each preset whose policy is the
+    # level's make the per-skill table (``skill_players``); none: no such table
+    skills: tuple[tuple[str, str], ...] = ()
 
     key = "thresholds"
 
@@ -73,10 +96,24 @@ class ScoreBands(Section):
         report = thresholds(runs, target=self.target)
         presets = {label: acc.meta.get("preset", acc.meta.get("rules_changed", "default"))
                    for label, acc in runs.items()}
-        return Bands(report, presets, runs)
+        skills = {}
+        for preset in dict.fromkeys(presets.values()):
+            mine = {",".join(runs[lab].meta.get("policies", [])): lab for lab in runs
+                    if presets[lab] == preset}
+            levels = {level: mine[policy] for level, policy in self.skills if policy in mine}
+            if levels:
+                skills[preset] = skill_bands(
+                    {level: runs[lab] for level, lab in levels.items()}, self.target,
+                    rules=None, players={level: player_label(info.policy(policy))
+                                         for level, policy in self.skills})
+        return Bands(report, presets, runs, skills)
 
     def tables(self, b: Bands) -> dict[str, pd.DataFrame]:
-        return {name: frame for name, frame in b.report.tables().items() if name != "runs"}
+        out = {name: frame for name, frame in b.report.tables().items() if name != "runs"}
+        if b.skills:  # the edges per skill level, one row per preset and level
+            out["skills"] = pd.concat([sb.table.assign(preset=preset)
+                                       for preset, sb in b.skills.items()], ignore_index=True)
+        return out
 
     def runs(self, b: Bands) -> tuple[pd.DataFrame, pd.DataFrame]:
         runs = b.report.runs.assign(preset=[b.presets[lab] for lab in b.report.labels])
@@ -115,15 +152,15 @@ class ScoreBands(Section):
                     alt="calibrated vs printed edges",
                     caption="Dashed lines: printed edges. Points: the edge each run needs for the "
                             "target split, with its 95% interval.")
-        page.table(calibrated_wide(report), caption="Calibrated edge [95% interval] -> % of games "
-                   "below it in this sample")
+        page.paragraph("The edges per run are those of the table at the top of the page "
+                       "(per skill level); every run's are in the calibrated CSV.", css="note")
 
         page.heading("Scores")
         page.table(summary_table(report), caption="Final score and game length per run",
                    formats={"SD": "{:.1f}", "mean turns": "{:.2f}"})
 
     def methods(self, b: Bands) -> list[str]:
-        return [METHOD_NOTE, OFF_TARGET_NOTE]
+        return [METHOD_NOTE, OFF_TARGET_NOTE, *([SKILL_METHOD_NOTE] if b.skills else [])]
 
 
 def _scores(acc: ThresholdsAccumulator) -> np.ndarray:
@@ -133,8 +170,8 @@ def _scores(acc: ThresholdsAccumulator) -> np.ndarray:
 
 
 def band_name(band: int) -> str:
-    """A band's printed name without its full stop: 'Completely broke'."""
-    return BAND_LABELS[band].rstrip(".")
+    """A band's one name (``engines.rum_runner.rules.BAND_NAMES``): 'broke'."""
+    return BAND_NAMES[band]
 
 
 # ---------------------------------------------------------------- wide tables: a column per run
@@ -152,7 +189,7 @@ def bands_wide(report: ThresholdsReport) -> pd.DataFrame:
     return pd.DataFrame([{"score": printed, "band": label,
                           **_per_run(report, by, band, "share_pct")}
                          for band, (printed, label) in enumerate(zip(
-                             printed_ranges(report.rules), BAND_LABELS, strict=True))])
+                             printed_ranges(report.rules), BAND_NAMES, strict=True))])
 
 
 def edges_wide(report: ThresholdsReport) -> pd.DataFrame:
@@ -161,30 +198,6 @@ def edges_wide(report: ThresholdsReport) -> pd.DataFrame:
     return pd.DataFrame([{"edge": edge, "between": by.loc[(report.labels[0], k + 1), "between"],
                           **_per_run(report, by, k + 1, "percentile")}
                          for k, edge in enumerate(report.rules.score_band_edges)])
-
-
-def calibrated_wide(report: ThresholdsReport) -> pd.DataFrame:
-    """One row per edge, one column per run: the edge the target needs, and the split it gives."""
-    by = report.calibrated.set_index(["label", "edge_index"])
-    rows = []
-    for k, edge in enumerate(report.rules.score_band_edges):
-        first = by.loc[(report.labels[0], k + 1)]
-        row = {"edge": first["between"], "target below": f"{first['target_below_pct']:g}%",
-               "printed": edge}
-        for lab in report.labels:
-            r = by.loc[(lab, k + 1)]
-            ci = ("" if np.isnan(r["edge_low"])
-                  else f" [{r['edge_low']:g}, {r['edge_high']:g}]")
-            forced = " (forced up)" if r["forced_up"] else ""
-            row[lab] = f"{r['edge']}{ci} -> {r['achieved_below_pct']:.1f}%{forced}"
-        rows.append(row)
-    split = {"edge": "achieved split", "target below": "/".join(f"{t:g}" for t in report.target),
-             "printed": ""}
-    for lab in report.labels:
-        got = achieved_split(report.calibrated[report.calibrated["label"] == lab])
-        split[lab] = "/".join(f"{g:.1f}" for g in got)
-    rows.append(split)
-    return pd.DataFrame(rows)
 
 
 def summary_table(report: ThresholdsReport) -> pd.DataFrame:

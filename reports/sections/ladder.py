@@ -67,8 +67,8 @@ class Ladder(Section):
         return name if name in self.policies else None
 
     def uses(self, meta: dict) -> str | None:
-        if self.players == 1:
-            return self.key if self._solo_policy(meta) else None
+        if self.players == 1:  # its own lockstep runs, not the page's other runs
+            return self.key if meta.get("together") and self._solo_policy(meta) else None
         return self.key if any(r.seat_of(meta) is not None for r in self.rungs()) \
             and meta["preset"] == self.preset else None
 

@@ -88,10 +88,11 @@ class Restrict(Section):
             f"Each choice a player makes, forbidden to {'the player' if solo else 'one seat'} "
             f"playing {a.policy} {'' if solo else 'among unrestricted ' + a.policy + ' seats '}"
             f"on the same deals: what it costs in {what}. A choice is dominant when "
-            f"forbidding it costs more than ±{a._v(a.margin, sign=False)} {u}, useless when it "
-            "is shown to cost less (an equivalence test), overused when the player does "
-            "better without it; all verdicts together at a 5% error rate (Bonferroni over "
-            f"the {len(a.choices)} choices).")
+            f"forbidding it costs more than ±{a._v(a.margin, sign=False)} {u}; overused when "
+            "the player is shown to do better without it (however little: such a choice is "
+            "never called useless); useless when it is shown to cost less than the margin "
+            "either way (an equivalence test); all verdicts together at a 5% error rate "
+            f"(Bonferroni over the {len(a.choices)} choices).")
         rows = pd.DataFrame({"label": t["choice"], "estimate": t["loss"],
                              "low": t["loss_low"], "high": t["loss_high"]})
         page.figure(figures.interval_dots(
