@@ -621,7 +621,7 @@ def _fmt_value(x: float, unit: str) -> str:
 
 def _fmt_change(r) -> str:
     k = 100.0 if r["unit"] in ("share", "pp") else 1.0
-    d = 2 if r["unit"] in ("share", "pp") else (1 if r["metric"] != "minutes" else 0)
+    d = 1 if r["unit"] != "count" else 2
     return (f"{num(k * r['diff'], d, sign=True)} [{num(k * r['low'], d, sign=True)}, "
             f"{num(k * r['high'], d, sign=True)}]")
 
@@ -777,52 +777,70 @@ def answer(tally: CompareTally, check: CheckTally | None, rules_text: Mapping[st
 
 
 def _verdict(r, alpha: float, margin: float, meta: dict) -> tuple[str, str]:
-    """(verdict, words) for one row: the Holm-adjusted tests decide; 'PP' stands for the
+    """(verdict, words) for one row: the Holm-adjusted tests decide; PP marks the
     percentage-point unit, said in full at its first use by :class:`Words`."""
     changed = bool(np.isfinite(r["p_holm"]) and r["p_holm"] < alpha)
     equal = bool(np.isfinite(r["p_equiv_holm"]) and r["p_equiv_holm"] < alpha)
-    within = f"±{100 * margin:g} ⟨pp⟩"
+    within = f"±{100 * margin:g} {PP}"
     if r["section"] == "length":
         if r["metric"] == "minutes":
             return "derived", ""
         return ("shorter" if r["diff"] < 0 else "longer") if changed else "not shown", ""
     if r["section"] == "edge":
-        before_after = (f"{num(100 * r['base'], 1, True)} → {num(100 * r['value'], 1, True)} ⟨pp⟩, "
-                        f"change {_fmt_change(r)}")
+        was = f"{num(100 * r['base'], 1, True)} → {num(100 * r['value'], 1, True)} {PP}"
         if changed:
             word = "rises" if r["diff"] > 0 else "falls"
-            return ("rises" if r["diff"] > 0 else "falls",
-                    f"the first player's edge {word} ({before_after})")
+            return word, f"the first player's edge {word} by {_size(r)} ({was})"
         if equal:
             return "unchanged", (f"the first player's edge unchanged within {within} "
-                                 f"({before_after})")
-        return "not shown", (f"the first player's edge not shown to change, nor to stay within "
-                             f"{within} ({before_after})")
+                                 f"(change {_fmt_change(r)}; {was})")
+        return "not shown", (f"the first player's edge not shown to change (change "
+                             f"{_fmt_change(r)} {PP}; {was}), nor shown to stay within {within}")
     if r["section"] == "feel":
         m = next(m for m in FEEL if m.name == r["metric"])
         if not changed:
             return "not shown", ""
         word = m.fewer if r["diff"] < 0 else m.more
-        if m.share:
-            what = (f"{_fmt_value(r['base'], 'share')} → {_fmt_value(r['value'], 'share')}, "
-                    f"{_fmt_change(r)} ⟨pp⟩")
-        else:
-            what = f"{num(r['base'], 2)} → {num(r['value'], 2)}, {_fmt_change(r)}"
-        return ("fewer" if r["diff"] < 0 else "more"), f"{word} ({what})"
+        return ("fewer" if r["diff"] < 0 else "more"), (
+            f"{word} ({_fmt_change(r)}{' ' + PP if m.share else ''})")
     # the search check
     who = meta.get("check_label", "the search player")
-    change = (f"it moves the edge by {num(100 * r['base'], 1, True)} ⟨pp⟩ where "
-              f"{meta.get('policy_label', 'the skilled player')} moves it by "
-              f"{num(100 * r['value'], 1, True)} on the same deals")
+    moves = (f"{num(100 * r['base'], 1, True)} {PP} against "
+             f"{meta.get('policy_label', 'the skilled player')}'s "
+             f"{num(100 * r['value'], 1, True)} on the same {meta.get('check_games', 0):,} deals")
     if changed:
         return "disagrees", (f"{who} disagrees on the change of the first player's edge "
-                             f"({change}; difference {_fmt_change(r)})")
+                             f"({moves}; difference {_fmt_change(r)})")
     if equal:
         return "agrees", (f"{who} agrees on the change of the first player's edge within "
-                          f"{within} ({change}; difference {_fmt_change(r)})")
-    return "undetermined", (f"whether {who} agrees on the change of the first player's edge is "
-                            f"undetermined ({change}; difference {_fmt_change(r)}; "
-                            f"{meta.get('check_games', 0):,} deals decide neither way)")
+                          f"{within} ({moves}; difference {_fmt_change(r)})")
+    need = _deals_to_agree(r, meta.get("check_games", 0), margin, alpha)
+    more = (f"; about {need:,} deals would show agreement at 80% power if the two truly "
+            f"agree" if need else "")
+    return "undetermined", (f"whether {who} agrees on the change of the first player's edge "
+                            f"is undetermined ({moves}; difference {_fmt_change(r)}{more})")
+
+
+def _size(r) -> str:
+    """A change's size and its interval as magnitudes: '10.5 [8.2, 12.9]'."""
+    k = 100.0 if r["unit"] in ("share", "pp") else 1.0
+    lo, hi = sorted((abs(k * r["low"]), abs(k * r["high"])))
+    if r["low"] < 0 < r["high"]:
+        lo = 0.0
+    unit = f"{PP} " if k == 100 else ""
+    return f"{num(abs(k * r['diff']), 1)} {unit}[{num(lo, 1)}, {num(hi, 1)}]"
+
+
+def _deals_to_agree(r, deals: int, margin: float, alpha: float) -> int:
+    """Deals whose two one-sided tests within ±margin would pass with 80% power if the two
+    players' changes were truly equal, at the per-deal spread seen (before Holm's
+    adjustment, so a lower bound on what the whole answer needs)."""
+    se = (r["high"] - r["low"]) / (2 * z_value(CONFIDENCE))
+    if not deals or not se > 0 or not math.isfinite(se):
+        return 0
+    sd = se * math.sqrt(deals)
+    need = ((st.norm.ppf(1 - alpha) + st.norm.ppf(0.9)) * sd / margin) ** 2
+    return int(math.ceil(need)) if need > deals else 0
 
 
 def _method(meta: dict, tests: int, margin: float, n_boot: int, pace: float | None) -> list[str]:

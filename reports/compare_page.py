@@ -90,16 +90,16 @@ def _figure(answer: CompareAnswer) -> bytes | None:
     frame = pd.DataFrame({
         "label": [r["label"] for _, r in keep.iterrows()],
         "group": keep["variation"].to_numpy(),
-        "estimate": keep["diff"].to_numpy(float), "low": keep["low"].to_numpy(float),
-        "high": keep["high"].to_numpy(float)})
+        "estimate": 100 * keep["diff"].to_numpy(float),
+        "low": 100 * keep["low"].to_numpy(float), "high": 100 * keep["high"].to_numpy(float)})
     # grouped by quantity, the variations side by side
     order = {m: i for i, m in enumerate(dict.fromkeys(frame["label"]))}
     frame = frame.sort_values("label", key=lambda s: s.map(order), kind="stable")
     frame["label"] = [f"{lab} ({g})" for lab, g in zip(frame["label"], frame["group"],
                                                        strict=True)]
     return figures.interval_dots(frame.reset_index(drop=True), "Change against the base rules",
-                                 "change (percentage points)", reference=0.0, percent=True,
-                                 width=6.0, band=answer.meta["margin"])
+                                 "change, percentage points", reference=0.0,
+                                 width=6.0, band=100 * answer.meta["margin"])
 
 
 __all__ = ["CSV", "HTML", "JSON", "files", "render"]
