@@ -530,12 +530,13 @@ class CompareAnswer:
                  ("turns_mean", "turns (mean)"), ("turns_median", "turns (median)"),
                  ("minutes", unit), ("edge_change", "first player's edge (pp)")]
         heads += [(m.name, m.label + (" (%)" if m.share else "")) for m in FEEL]
-        heads.append(("check", "search check: change of the edge (pp)"))
+        heads.append(("check", "search check: its change of the edge vs the skilled player's (pp)"))
         return [(m, h) for m, h in heads if m in present]
 
     def render_text(self) -> str:
         m = self.meta
-        lines = [m["headline"], ""]
+        lines = [f"PARTIAL: {note}", ""] if (note := self.partial()) else []
+        lines += [m["headline"], ""]
         lines += [f"- {s}" for s in self.sentences()]
         lines.append("")
         from analyses._text import text_table
@@ -553,11 +554,23 @@ class CompareAnswer:
         lines += self.method
         return "\n".join(lines)
 
+    def partial(self) -> str:
+        """What a stop cut short ('' when nothing was)."""
+        m, cut = self.meta, []
+        if m.get("interrupted"):
+            cut.append(f"interrupted after {m['games']:,} of {m['requested']:,} games of the "
+                       "base and variations; the search check was not played")
+        if m.get("check_interrupted"):
+            cut.append(f"the search check interrupted after {m['check_games']:,} of "
+                       f"{m['check_requested']:,} deals")
+        return "; ".join(cut)
+
     def _rules(self, name: str) -> str:
         return self.rows.loc[self.rows["variation"] == name, "rules"].iloc[0]
 
     def to_json(self) -> dict:
-        return finite({"question": self.meta.get("question"), "meta": self.meta,
+        return finite({"question": self.meta.get("question"), "partial": self.partial() or None,
+                       "meta": self.meta,
                        "answer": self.sentences(),
                        "table": self.table().to_dict(orient="records"),
                        "rows": self.rows.to_dict(orient="records"), "method": self.method})

@@ -34,10 +34,10 @@ def render(answer: CompareAnswer, command: str) -> str:
     m = answer.meta
     page = Page(f"{m['title']}: do the shorter-game variations shorten the game, and what do "
                 "they break?", m["headline"] + ".")
-    if m.get("interrupted") or m.get("check_interrupted"):
+    if answer.partial():
         page.blocks.append('<p class="partial"><strong>'
-                           + _esc("Partial: the run was stopped; the answer rests on the games "
-                                  "that finished (counts below).") + "</strong></p>")
+                           + _esc(f"Partial: {answer.partial()}; the answer rests on the games "
+                                  "that finished.") + "</strong></p>")
     page.heading("The answer")
     # one sentence per variation, then what the verdicts can be trusted for
     items = "".join(f"<li>{_esc(s)}</li>" for s in answer.sentences())

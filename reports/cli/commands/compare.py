@@ -101,8 +101,8 @@ def compare(
                         allow_nan=False, ensure_ascii=False))
     else:
         echo(answer.render_text())
-    if answer.meta.get("interrupted") or answer.meta.get("check_interrupted"):
-        raise typer.Exit(130)
+    if answer.partial():
+        typer.echo(f"partial: {answer.partial()}", err=True)
 
 
 def _check_count(text: str) -> int:
