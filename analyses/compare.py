@@ -611,8 +611,8 @@ def finite(obj):
         return [finite(v) for v in obj]
     if isinstance(obj, (np.floating, np.integer, np.bool_)):
         obj = obj.item()
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
+    if isinstance(obj, float):
+        return obj + 0.0 if math.isfinite(obj) else None   # never NaN, infinity or -0.0
     return obj
 
 
@@ -782,6 +782,8 @@ def answer(tally: CompareTally, check: CheckTally | None, rules_text: Mapping[st
                                              for _, r in frame.iterrows()), strict=True)
     checks = frame.pop("_check") if "_check" in frame else None
     frame = frame[list(ROW_COLUMNS)]
+    numbers = frame.select_dtypes("number").columns
+    frame[numbers] = frame[numbers] + 0.0   # -0.0 + 0.0 is 0.0: no '-0' in any output
     meta = {**meta, "tests": tests, "margin": margin, "confidence": confidence}
     if checks is not None:
         meta["check_detail"] = {frame.loc[i, "variation"]: finite(c)

@@ -158,6 +158,8 @@ def test_json_and_page_hold_no_nan_and_read_as_a_designer_reads(capsys, tmp_path
     assert data["answer"][0].startswith("'short'")
     assert {p.name for p in out.iterdir()} == {"compare.html", "compare.json", "compare.csv"}
     json.loads((out / "compare.json").read_text(), parse_constant=refuse)
+    for name in ("compare.json", "compare.csv"):
+        assert not re.search(r"-0(\.0*)?(?![.\d])", (out / name).read_text()), name
     page = (out / "compare.html").read_text()
     words = re.sub(r"<[^>]+>", " ", re.sub(r'src="data:[^"]+"', "", page))
     for bad in (r"\bnan\b", r"\binf\b", r"-0\.0+\b(?!\d)"):
@@ -214,7 +216,11 @@ def test_the_declarations_are_the_pages(info):
     """Each game's main player count is its page's ladder's; its close margin, its unit and
     margin column are its page's game-feel section's; its shorter presets exist and say they
     shorten; the default check is the ladder's top rung."""
+    from analyses import ANALYSES
     from reports.build import PAGES
+
+    assert set(ANALYSES["compare"].games) == set(C.GAMES)
+    assert ANALYSES["compare"].function is C.compare
     from reports.sections.feel import Feel
     from reports.sections.strength import Strength
 
