@@ -116,8 +116,11 @@ def _check_count(text: str) -> int:
 
 
 def _play(play, info, n, **kwargs):
-    """``play`` (simulate.run with the command's options) with the seed given by the command."""
+    """``play`` (simulate.run with the command's options) with the seed given by the command;
+    --more is the comparison's, not the search check's (which plays --check-n deals)."""
     kwargs.pop("seed", None)
+    if kwargs.get("label") == "search check":
+        kwargs["more"] = None
     return play(info, n, **kwargs)
 
 
