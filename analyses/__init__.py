@@ -61,6 +61,11 @@ _REGISTRY = (
     Analysis("variants", "analyses.variants:compare",
              "rule variants against the base rules on the same games: game length, capped "
              "games, seat shares, first-player edge and score spread, as paired differences"),
+    Analysis("compare", "analyses.compare:compare",
+             "shorter-game variations among skilled players on the same games: how much "
+             "shorter, the first player's edge before and after, what the game feel loses or "
+             "gains, and whether a search player agrees (one Holm family of verdicts)",
+             games=("rum-rebellion", "motines", "rum-and-pirates", "montego-bay")),
     Analysis("matchup", "analyses.matchup:matchup",
              "head to head: one seat of a focal policy among seats of a field policy, rotated "
              "through every seat: pooled win share against 1/P, score lead, a verdict"),

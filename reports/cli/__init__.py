@@ -23,6 +23,7 @@ from reports.cli.commands.run import run
 from reports.cli.commands.thresholds import thresholds
 from reports.cli.commands.seats import seats
 from reports.cli.commands.variants import variants
+from reports.cli.commands.compare import compare
 from reports.cli.commands.tune import tune
 from reports.cli.commands.matchup import matchup
 from reports.cli.commands.ladder import ladder
@@ -37,6 +38,6 @@ from reports.cli.entry import main
 from reports.cli.options import app
 
 __all__ = ["app", "main", "games", "rules", "play", "run", "thresholds", "seats", "plan_seats",
-           "variants", "tune", "matchup", "ladder", "restrict", "train", "report", "bench",
+           "variants", "compare", "tune", "matchup", "ladder", "restrict", "train", "report", "bench",
            "store_ls", "store_show", "store_verify", "store_gc", "evidence_make", "evidence_ls",
            "evidence_check"]
