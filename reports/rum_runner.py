@@ -28,6 +28,7 @@ from engines.rum_runner.rules import BAND_NAMES
 from reports import figures
 from reports._runs import RunSpec, grid
 from reports.headline import Summary, games_played
+from reports.html import esc
 from reports.page import Answers, GamePage
 from reports.sections.bands import Bands, ScoreBands, band_name, skill_players
 from reports.sections.ladder import Ladder
@@ -175,8 +176,14 @@ def answer_first(page, answers: Answers) -> None:
     table, sentences = skill_answer(answers)
     if table.empty:
         return
-    for text in sentences:
-        page.paragraph(text, css="answer")
+    classes = ("question", "headline", "fix")
+    for k, text in enumerate(sentences):
+        css = classes[k] if k < len(classes) else None
+        if css == "question":
+            page.raw(f'<p class="question"><strong>{esc(text)}</strong></p>')
+        else:
+            page.paragraph(text, css=css)
+    table = table.drop(columns=[c for c in ("specification",) if c in table])
     split = "/".join(f"{t:g}" for t in answers["thresholds"].report.target)
     page.table(table, caption=f"Band edges that give the {split} split, per skill level and "
                "rules: each band from its edge [95% interval]; the median game [95% interval] "
