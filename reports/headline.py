@@ -21,7 +21,8 @@ from reports import figures
 
 # A page's card on the index, in order (each summary's row fills what it has): the question,
 # the answer among skilled players and its verdicts, the fix.
-CARD = ("question", "fair to every seat?", "holds for stronger players?", "fix")
+CARD = ("question", "fair to every seat?", "holds for stronger players?", "fix",
+        "shorter games")
 
 
 @dataclass
@@ -29,7 +30,7 @@ class Summary:
     """A page's headline: the sentence, the small figure (PNG) and its row of the index."""
 
     sentence: str
-    row: dict[str, str]
+    row: dict[str, str | list[str]]
     figure: bytes | None = None
     figure_alt: str = ""
     notes: list[str] = field(default_factory=list)

@@ -56,6 +56,7 @@ details[open] > summary { margin-bottom: .6rem; }
 .card h2 { margin-top: .6rem; font-size: 1.15rem; } .card p, .card dd { font-size: .92rem; }
 .card dt { font-weight: 600; font-size: .92rem; } .card dd { margin-left: 1rem; }
 .card figure.small img { max-width: 100%; }
+ul.lines { margin: .2rem 0; padding-left: 1.1rem; } ul.lines li { margin: .15rem 0; }
 dl.glossary dt { font-weight: 600; } dl.glossary dd { margin: 0 0 .5rem 1.2rem; }
 p, li, figcaption, caption { overflow-wrap: break-word; }
 @media (max-width: 40rem) {

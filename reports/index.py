@@ -12,13 +12,12 @@ whole report and what the report's scale was.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from reports.headline import CARD, Summary
-from reports.html import Page
+from reports.html import Page, esc
 
 
 @dataclass
@@ -52,8 +51,14 @@ def read_summary(folder: Path, filename: str) -> Summary | None:
         return None
 
 
-def _esc(text) -> str:
-    return html.escape(str(text), quote=True)
+_esc = esc  # the pages' one escape (it also writes a signed zero plainly)
+
+
+def _value(v) -> str:
+    """A card's entry: a sentence, or one line per item (the shorter-game variations)."""
+    if isinstance(v, list):
+        return '<ul class="lines">' + "".join(f"<li>{esc(x)}</li>" for x in v) + "</ul>"
+    return esc(v)
 
 
 def index_html(title: str, entries: Sequence[Entry], intro: str, command: str,
@@ -77,7 +82,7 @@ def index_html(title: str, entries: Sequence[Entry], intro: str, command: str,
             out.append(f"<p>{_esc(s.sentence + e.note)}</p>")
             terms = [(k, row[k]) for k in CARD[1:] if row.get(k)]
             if terms:
-                out.append("<dl>" + "".join(f"<dt>{_esc(k.capitalize())}</dt><dd>{_esc(v)}</dd>"
+                out.append("<dl>" + "".join(f"<dt>{_esc(k.capitalize())}</dt><dd>{_value(v)}</dd>"
                                             for k, v in terms) + "</dl>")
             if s.figure is not None:
                 _, png = summary_files(e.filename)

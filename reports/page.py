@@ -101,6 +101,11 @@ class GamePage:
     answer_first: Callable[[Page, Answers], None] | None = None
 
     def __post_init__(self):
+        from reports.sections.shorter import Shorter
+
+        if Shorter.applies(self.game) and not any(s.key == Shorter.key for s in self.sections):
+            # every page of a game with shorter-game presets plays them among skilled players
+            object.__setattr__(self, "sections", (*self.sections, Shorter()))
         keys = [s.key for s in self.sections]
         if len(set(keys)) < len(keys):
             # The sentences read each answer by its analysis' name.
@@ -223,6 +228,10 @@ class GamePage:
         elapsed = time.perf_counter() - started if started else 0.0
         if answer is not None:  # the index's card says what the page's first screen says
             summary = from_answer(answer, games_played(results))
+            shorter = [line for s in self.sections if hasattr(s, "index_lines")
+                       for line in s.index_lines(answers[s.key])]
+            if shorter:
+                summary.row["shorter games"] = shorter
         else:
             summary = self.summary(answers, results)
             for s in self.sections:  # the skilled-play sentence leads the card

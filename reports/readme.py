@@ -41,8 +41,12 @@ def answers_markdown(folder: Path) -> str:
             lines += [f"**{s.row['question']}**", ""]
         lines += [s.sentence, ""]
         for key in CARD[1:]:
-            if s.row.get(key):
-                lines.append(f"- *{key.capitalize()}* {s.row[key]}")
+            value = s.row.get(key)
+            if isinstance(value, list):
+                lines.append(f"- *{key.capitalize()}*")
+                lines += [f"  - {v}" for v in value]
+            elif value:
+                lines.append(f"- *{key.capitalize()}* {value}")
         lines += ["", f"([the page]({folder}/{page.filename}))", ""]
     if not found:
         raise UserError(f"no page summaries in '{folder}': build the report first (make report)")
