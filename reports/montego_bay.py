@@ -71,7 +71,7 @@ STRENGTH_DEALS = 2_000  # cheap here: the sampler plays hundreds of games a seco
 STRENGTH_OTHER_DEALS = 200
 # The main player count's ladder as shipped evidence (make evidence, about 2 minutes): the deals
 # its seat and convergence verdicts need, which the page then takes whole (reports.evidence).
-EVIDENCE_DEALS = 16_000
+EVIDENCE_DEALS = 32_000
 
 
 def plan(scale: float = 1.0) -> list[RunSpec]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pandas as pd
 
 from analyses.thresholds import (
@@ -36,7 +37,7 @@ from reports.sections.ladder import plan as ladder_plan
 from reports.sections.restrict import Restrict
 from reports.sections.strength import Strength
 from reports.sections.tune import Question, Tune
-from reports.words import join_words, player_labels
+from reports.words import join_words, player_label, player_labels
 
 GAME = "rum-runner"
 # Games per run at scale 1, sized for about 2 minutes on 2 cores. Measured on the fast
@@ -301,9 +302,13 @@ def summary(answers: Answers, results) -> Summary:
     lad = answers["ladder"].table
     if len(lad):
         top = lad.iloc[-1]
-        sentence += (f" The deal explains {top['deal_share']:.0%} [{top['deal_low']:.0%}, "
-                     f"{top['deal_high']:.0%}] of the score variance between {top['weaker']} "
-                     f"and {top['stronger']} on the same deals.")
+        bounds = (f" [{top['deal_low']:.0%}, {top['deal_high']:.0%}]"
+                  if np.isfinite([top["deal_low"], top["deal_high"]]).all()
+                  else " (too few deals for an interval)")
+        info = get_game("rum-runner")
+        weaker, stronger = (player_label(info.policy(top[k])) for k in ("weaker", "stronger"))
+        sentence += (f" The deal explains {top['deal_share']:.0%}{bounds} of the score variance "
+                     f"between {weaker} and {stronger} on the same deals.")
     row = {"players": "1 (solo)",
            "policies": ", ".join(dict.fromkeys(_policy(lab) for lab in bands.report.labels)),
            "mean length": "", "first-player edge (95% CI)": "solo: no seats",

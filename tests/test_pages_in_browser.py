@@ -276,10 +276,10 @@ def test_the_readme_answers_are_the_reports_own_words(site, tmp_path):
 
     folder, _ = site
     copy = tmp_path / "README.md"
-    copy.write_text("# x\n\n" + readme.BEGIN + "\nold\n" + readme.END + "\n\nafter\n")
+    copy.write_text("# x\n\n" + readme.BEGIN + "\nSTALE-BLOCK\n" + readme.END + "\n\nafter\n")
     assert readme.update(copy, folder) and not readme.update(copy, folder)
     text = copy.read_text()
-    assert "old" not in text and text.endswith("after\n")
+    assert "STALE-BLOCK" not in text and text.endswith("after\n")
     for page in PAGES.values():
         s = read_summary(folder, page.filename)
         assert s.sentence in text
