@@ -123,7 +123,8 @@ class TuneAnswer:
         for m in self.metrics:
             est = m.estimate(t, arm)
             lo, hi = self.race.interval(m, arm)
-            out.append({"metric": m.name, "estimate": est, "low": lo, "high": hi,
+            out.append({"metric": m.name, "label": m.label, "estimate": est, "low": lo,
+                        "high": hi,
                         "unit": m.unit, "method": m.method(),
                         "constraints": {g.text(): g.met(lo, hi) for g in self.goals
                                         if g.constraint and g.metric.name == m.name}})
@@ -241,10 +242,12 @@ def shown_value(x: float | None, unit: str, change: bool = False) -> str:
     return f"{x:+.2f}" if change else f"{x:.2f}"
 
 
-def goal_line(g: dict) -> str:
-    """'metric estimate [low, high]' and each constraint's state, as read."""
+def goal_line(g: dict, plain: bool = False) -> str:
+    """'metric estimate [low, high]' and each constraint's state, as read (``plain``: the
+    metric's label, for a designer, rather than its name)."""
     unit = g["unit"]
-    text = (f"{g['metric']} {shown_value(g['estimate'], unit)} [{shown_value(g['low'], unit)}, "
+    name = g.get("label", g["metric"]) if plain else g["metric"]
+    text = (f"{name} {shown_value(g['estimate'], unit)} [{shown_value(g['low'], unit)}, "
             f"{shown_value(g['high'], unit)}]")
     if g["constraints"]:
         text += " (" + "; ".join(f"{c.removeprefix(g['metric']).strip()}: {state}"

@@ -229,7 +229,7 @@ def _fix(asked: Asked, tunes) -> tuple[str | None, str | None]:
     values = [k.show(v) for k, v in zip(a.knobs, a.values[a.best], strict=True)]
     words = asked.fix_words(values) if asked.fix_words else a.labels[a.best]
     from analyses.tune import goal_line  # the goal lines as the tuning says them
-    goals = "; ".join(goal_line(g) for g in a.goal_rows(a.best))
+    goals = "; ".join(goal_line(g, plain=True) for g in a.goal_rows(a.best))
     if a.race.none_feasible:
         text = (f"No setting the tuning tried meets the goal for {a.policies} players; the "
                 f"closest: {words} ({goals}).")

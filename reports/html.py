@@ -51,7 +51,8 @@ details { border-top: 1px solid #ddd; padding: .2rem 0; }
 details > summary { cursor: pointer; list-style-position: outside; margin-left: 1.1rem; }
 details > summary > h2, details > summary > h3 { display: inline; font-size: 1.1rem; }
 details[open] > summary { margin-bottom: .6rem; }
-.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(28rem, 1fr)); gap: 1rem; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(28rem, 100%), 1fr));
+         gap: 1rem; }
 .card { border: 1px solid #ddd; border-radius: 6px; padding: .2rem 1rem .6rem; }
 .card h2 { margin-top: .6rem; font-size: 1.15rem; } .card p, .card dd { font-size: .92rem; }
 .card dt { font-weight: 600; font-size: .92rem; } .card dd { margin-left: 1rem; }
@@ -212,9 +213,27 @@ def index_page(title: str, entries: Iterable[tuple[str, str, str]], intro: str =
 _SIGNED_ZERO = re.compile(r"(?<![\w.])[-+](0\.0+)(?![\d])")
 
 
+# What a reader should never see: an interval or a number that is not one (nan, inf), from
+# too few games or a player who won every game. Said in words instead, wherever it comes from.
+_NO_INTERVAL = re.compile(r"\[\s*[-+]?(?:nan|inf)%?\s*,\s*[-+]?(?:nan|inf)%?\s*\]")
+_INFINITE = re.compile(r"(?<![\w.])[-+]?inf\b")
+_NAN = re.compile(r"(?<![\w.])nan%?(?![\w])")
+
+
+def plain_numbers(text: str) -> str:
+    """``text`` with a signed zero written plainly, an interval of nan or inf bounds said as
+    having none, an infinite bound as unbounded and a lone nan as 'not available'."""
+    text = _SIGNED_ZERO.sub(r"\1", str(text))
+    if "nan" in text or "inf" in text:
+        text = _NO_INTERVAL.sub("[no interval: too few games]", text)
+        text = _INFINITE.sub("unbounded", text)
+        text = _NAN.sub("not available", text)
+    return text
+
+
 def _esc(text: str) -> str:
-    """Text for the page, escaped, with a signed zero written as plain zero."""
-    return html.escape(_SIGNED_ZERO.sub(r"\1", str(text)), quote=True)
+    """Text for the page, escaped, its numbers plain (``plain_numbers``)."""
+    return html.escape(plain_numbers(text), quote=True)
 
 
 esc = _esc
