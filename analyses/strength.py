@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -178,9 +178,14 @@ class StrengthTally:
                                             self.rungs[-1], self.rungs[-2], converge_margin,
                                             confidence, stronger)
         changes = [c[0].interval(confidence) for c in self.changes]
+        # every step up the ladder, judged as the top step is (without the strength check):
+        # where a fixed player's answer and the search's over it part
+        steps = [convergence.verdict_every(c, self.unit_names(), self.rungs[k + 1],
+                                           self.rungs[k], converge_margin, confidence)
+                 for k, c in enumerate(self.changes)]
         return StrengthAnswer(self.rungs, self.players, self.deals, seats, places,
                               ladder(heads), chain.table() if chain else None, chain, changes,
-                              verdict)
+                              verdict, steps)
 
 
 @storable
@@ -303,6 +308,8 @@ class StrengthAnswer:
     chain: ratings.Ratings | None
     changes: list  # per rung k >= 1: the first player's edge under k minus under k - 1
     converged: convergence.Convergence
+    # per rung k >= 1: the every-seat verdict on the step from rung k - 1 to rung k
+    steps: list = field(default_factory=list)
 
     @property
     def first(self) -> list[SeatAnswer]:

@@ -143,6 +143,9 @@ def build(info, asked: Asked, strength, tunes, page_command: str) -> Answer:
         verdicts.append((f"Is the skilled player stronger than the spec's {beginner}?",
                          (f"Yes: rated {elo_interval(gap)} above it" if shown else
                           f"Not shown: rated {elo_interval(gap)} against it") + "."))
+    artefact = _artefact(lead, labels)
+    if artefact:
+        headline += " " + artefact
     hundred = 100 * (edge.estimate + fair)
     meaning = (f"At the table: of 100 games among {p} skilled players, {asked.first} wins "
                f"about {hundred:.0f}, where {100 * fair:.0f} would be fair.")
@@ -152,6 +155,25 @@ def build(info, asked: Asked, strength, tunes, page_command: str) -> Answer:
     return Answer(asked.question, headline, verdicts, meaning, fix, fix_command,
                   strength.commands.get(strength.main, page_command), decide, why, caption,
                   _luck(lead, labels, beginner), first.verdict, lead.converged.state)
+
+
+def _artefact(lead, labels: Mapping[str, str]) -> str:
+    """Where the fixed expert's answer and search over it part (the step from the expert to
+    the rung above it is shown to move a seat's edge): the answer is the search's, and the
+    expert's was an artefact of its fixed play."""
+    if "expert" not in lead.rungs or not lead.steps:
+        return ""
+    k = lead.rungs.index("expert")
+    if k >= len(lead.steps):  # the expert is the top rung
+        return ""
+    step = lead.steps[k]
+    if step.state != "not converged":
+        return ""
+    d = step.difference
+    return (f"The expert alone would answer otherwise: search over it moves {step.largest}'s "
+            f"edge by {_points(d.estimate)} percentage points [{_points(d.low)}, "
+            f"{_points(d.high)}], so the expert's answer was an artefact of its fixed play, "
+            "and this page's answer is the search's.")
 
 
 def _worst_seat(first) -> str:

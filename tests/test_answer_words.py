@@ -45,3 +45,21 @@ def test_the_command_that_decides_has_its_deals_and_a_time_in_words():
     assert answer._duration(30) == "about 30 seconds"
     assert answer._duration(40 * 60) == "about 40 minutes"
     assert answer._duration(3 * 3600) == "about 3.0 hours"
+
+
+class _Ladder:
+    def __init__(self, rungs, steps):
+        self.rungs, self.steps = rungs, steps
+
+
+def test_where_search_moves_the_experts_answer_the_page_says_so():
+    n = 4000
+    moved = np.zeros((n, 4))
+    moved[: n // 16, 1], moved[: n // 16, 0] = 1.0, -1.0   # a follower gains 6 pp
+    same = np.zeros((n, 4))
+    rungs = ("random", "greedy", "expert", "search", "search2")
+    parted = [None, None, _verdict(moved, None), _verdict(same, None)]
+    text = answer._artefact(_Ladder(rungs, parted), {r: r for r in rungs})
+    assert "artefact of its fixed play" in text and "seat 1" in text
+    agreed = [None, None, _verdict(same, None), _verdict(same, None)]
+    assert answer._artefact(_Ladder(rungs, agreed), {r: r for r in rungs}) == ""
