@@ -60,6 +60,6 @@ def test_where_search_moves_the_experts_answer_the_page_says_so():
     rungs = ("random", "greedy", "expert", "search", "search2")
     parted = [None, None, _verdict(moved, None), _verdict(same, None)]
     text = answer._artefact(_Ladder(rungs, parted), {r: r for r in rungs})
-    assert "artefact of its fixed play" in text and "seat 1" in text
+    assert "artefact of its fixed play" in text and ("seat 1" in text or "seat 0" in text)
     agreed = [None, None, _verdict(same, None), _verdict(same, None)]
     assert answer._artefact(_Ladder(rungs, agreed), {r: r for r in rungs}) == ""
