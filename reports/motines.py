@@ -353,7 +353,9 @@ PAGE = GamePage(
             value_label="seat {}",
             csv={"seats": order_long, "seat_verdicts": order_verdicts}),
         Variants(base=BASE, players=VARIANT_PLAYERS, policy=VARIANT_POLICY),
-        Matchup(focal=STRONG, field=POLICY, players=STRONG_PLAYERS),
+        # The heading in players' words (the exact specification is in its table and runs).
+        Matchup(focal=STRONG, field=POLICY, players=STRONG_PLAYERS,
+                heading="Head to head: one expert + search seat among expert seats"),
         Scores(presets=(BASE,), policies=(POLICY,), unit="PV"),
         Sensitivity(presets=(BASE,), policies=SENSITIVITY, margin=MARGIN,
                     first="the first Captain",

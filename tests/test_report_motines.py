@@ -86,6 +86,7 @@ def test_head_to_head_rotates_the_search_seat_among_experts(page):
     text = page.html.replace("&#x27;", "'")
     assert "A better player: one seat played by expert + search (1 playouts per option) among " \
            "3 expert seats" in text
+    assert "Head to head: one expert + search seat among expert seats" in text
 
 
 def test_the_sentences_answer_for_experts_then_say_what_beginners_do(page):
