@@ -17,20 +17,21 @@ from conftest import quick_ladder
 
 import reports.montego_bay as mb
 import reports.motines as mo
+from engines import get_game
 from engines.montego_bay.rules import Rules
 from reports import figures
 from reports.build import PAGES, build_report
 from simulate.errors import UserError
 from simulate.results import Results
 
-SCALE = 0.001  # 150 games per Montego Bay run (six runs)
+SCALE = 0.001  # 100 games per expert run of Montego Bay (six runs)
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "site"
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(mo, "STRONG_PARAMS", ":samples=1:width=2")  # and the 21 Motines page
+        mp.setattr(mo, "STRONG_PARAMS", ":base=expert:samples=1:width=2")  # and Motines
         quick_ladder(mp, mb)
         written = build_report(out, games=["montego-bay"], scale=SCALE, backend="fast",
                                progress=False)
@@ -60,7 +61,7 @@ def test_page_writes_tables_and_embeds_figures(built):
     # the skill ladder, the game feel; what would fix it (the largest place gap)
     # and which choices matter
     # and the answer block's ladder ("why we believe it")
-    assert len(images) == 12  # what would fix it: for greedy and for the expert
+    assert len(images) == 12  # what would fix it: for the expert and for greedy
     assert "Which choices matter" in html and "rumsim restrict montego-bay" in html
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]
@@ -71,10 +72,11 @@ def test_page_states_how_it_was_made(built):
     html = (out / "montego_bay.html").read_text()
     assert f"rumsim report montego-bay --out {out} --scale 0.001" in html
     assert "Seeds: 1;" in html and "whole page:" in html
-    assert "Policies: greedy, random, sampler." in html
-    # greedy's six runs of 150 games, random's of 50 and sampler's of 3; the ladder's rungs
-    # (greedy among random: 3 x 10 games; sampler among greedy: 3 x 2, at least two a seat)
-    assert f"games: {6 * 150 + 6 * 50 + 6 * 3 + 3 * 10 + 3 * 2:,} in all; backend: fast" \
+    assert "Policies: expert, random, greedy, sampler:q_myopic=0.3:base=expert." in html
+    # the expert's six runs of 100 games, random's and greedy's of 40, the search's of 2; the
+    # ladder's rungs (greedy among random and the expert among greedy: 3 x 10 games each; the
+    # search among experts: 3 x 2, at least two a seat)
+    assert f"games: {6 * 100 + 12 * 40 + 6 * 2 + 2 * 3 * 10 + 3 * 2:,} in all; backend: fast" \
         in html
     assert "freight_ships=9, stack_b_size=3" in html and "chi-square" in html.lower()
 
@@ -92,7 +94,8 @@ def test_csv_tables_are_tidy(built):
     scores = pd.read_csv(out / "montego_bay_scores.csv")
     assert (scores["winner_mean"] > scores["others_mean"]).all()
     runs = pd.read_csv(out / "montego_bay_runs.csv")
-    assert list(runs["games"][:6]) == [150] * 6  # greedy's runs; then the others' and ladder's
+    assert list(runs["games"][:6]) == [100] * 6  # the expert's runs; then the others' and ladder's
+    assert list(runs["policy"][:6]) == ["expert"] * 6
     assert runs["hash"].str.fullmatch(r"[0-9a-f]{12}").all() and runs["hash"].is_unique
 
 
@@ -100,7 +103,7 @@ def test_csv_tables_are_tidy(built):
 
 
 def fake_run(preset: str, players: int, first_mover_wins: float, n: int = 1500,
-             seed: int = 0) -> Results:
+             seed: int = 0, policy: str = "expert") -> Results:
     """Games with a random rail; the first mover wins with the given probability."""
     rng = np.random.default_rng(seed)
     workers = 2 * players
@@ -121,7 +124,7 @@ def fake_run(preset: str, players: int, first_mover_wins: float, n: int = 1500,
         frame[f"score_{s}"] = rng.integers(20, 60, n) + 30 * (winner == s)
     rules = Rules.from_overrides({}, preset=preset)
     return Results(frame, {"preset": preset, "players": players, "seed": 1,
-                           "rules_changed": rules.describe(), "policies": ["greedy"] * players,
+                           "rules_changed": rules.describe(), "policies": [policy] * players,
                            "backend": "fast", "elapsed_s": 0.5, "games": n})
 
 
@@ -132,17 +135,19 @@ def fake_results(first_mover_wins: dict[int, float]) -> dict[str, Results]:
 
 def test_reading_answers_from_the_numbers():
     no = mb.PAGE.render(fake_results({2: 0.30, 3: 0.10}), "cmd")
-    assert "No: the player who moves first on the rail wins less often than the fair share " \
-           "in every setting" in no.html
-    assert "Rail order verdicts within ±2 pp: unbalanced at 2 players (standard) and 3 " \
-           "players (standard)" in no.html
+    assert "No: among expert players the player who moves first on the rail wins less often " \
+           "than the fair share in every setting" in no.html
+    assert "Rail order verdicts within ±2 percentage points: unbalanced at 2 players " \
+           "(standard) and 3 players (standard)" in no.html
     assert "Simulation time: 1.0 s." in no.html and "cmd" in no.html
     yes = mb.PAGE.render(fake_results({2: 0.70, 3: 0.60}), "cmd")
-    assert "Yes: the player who moves first on the rail wins more often" in yes.html
+    assert "Yes: among expert players the player who moves first on the rail wins more often" \
+        in yes.html
     assert "1st at 2 players" in yes.html
     mixed = mb.PAGE.render(fake_results({2: 0.70, 3: 0.10}), "cmd")
-    assert ("It depends: of the 2 settings, the player who moves first on the rail wins more "
-            "often than the fair share in 1 and less often than the fair share in 1") in mixed.html
+    assert ("It depends: of the 2 settings, among expert players the player who moves first on "
+            "the rail wins more often than the fair share in 1 and less often than the fair "
+            "share in 1") in mixed.html
 
 
 def test_scores_summarise_winners_and_others():
@@ -157,18 +162,56 @@ def test_scores_summarise_winners_and_others():
 
 def test_plan_covers_presets_and_player_counts():
     full = [s for s in mb.plan() if s.policy == mb.POLICY and "among" not in s.label]
+    assert mb.POLICY == "expert"
     assert [(s.preset, s.players) for s in full] == [
         (p, n) for p in mb.PRESETS for n in mb.PLAYER_COUNTS]
     assert {s.games for s in full} == {mb.GAMES} and {s.seed for s in mb.plan()} == {mb.SEED}
-    # every other policy of the ladder plays the same settings, at its own count
-    for policy, games in (("random", mb.OTHER_GAMES), ("sampler", mb.SLOW_GAMES)):
+    # the beginners and the search over the expert play the same settings, at their own counts
+    search = get_game("montego-bay").policy(mb.SEARCH).label()
+    assert search == "sampler:q_myopic=0.3:base=expert"
+    for policy, games in (("random", mb.OTHER_GAMES), ("greedy", mb.OTHER_GAMES),
+                          (search, mb.SLOW_GAMES)):
         part = [s for s in mb.plan() if s.policy == policy]
         assert [(s.preset, s.players) for s in part] == [(p, n) for p in mb.PRESETS
                                                          for n in mb.PLAYER_COUNTS]
         assert {s.games for s in part} == {games}
+    # the ladder's rungs: greedy among random, the expert among greedy, the search among experts
+    rungs = [s.policy for s in mb.plan() if "," in s.policy]
+    assert rungs[3:6] == ["expert,greedy,greedy", "greedy,expert,greedy", "greedy,greedy,expert"]
+    assert rungs[6] == f"{search},expert,expert"
     assert {s.games for s in mb.plan(1e-9)} == {2}
     with pytest.raises(UserError):
         mb.plan(0)
+
+
+def test_the_fix_questions_are_the_experts_and_a_beginners_once_each():
+    asks = [q.ask for q in mb.FIX]
+    assert len(set(asks)) == len(asks) == 2
+    assert [q.policy for q in mb.FIX] == ["expert", "greedy"]
+    assert mb.ASKED.fix_question == mb.FIX_EXPERT.ask and mb.FIX_EXPERT.policy == "expert"
+    assert mb.ASKED.fix_words(["2", "0"]) == ("give the player whose worker stands first on the "
+                                              "rail 2 coins at set-up and the second 0")
+
+
+def test_the_sentences_answer_for_experts_then_say_what_beginners_do(built):
+    out, _ = built
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (out / "montego_bay.html").read_text()))
+    text = text.replace("&#x27;", "'")
+    first = text.index("among expert players the player who moves first on the rail")
+    beginners = text.index("Among the spec's beginners (standard rules;")
+    assert first < beginners
+    assert "among greedy players" in text and "among random players" in text
+    assert "With a better player than the expert (expert + search, 16 opponent profiles " \
+           "drawn per decision;" in text
+    assert "expert players: winners average" in text
+    # the beginners stand beside the expert in the sensitivity tables
+    sens = pd.read_csv(out / "montego_bay_sensitivity.csv")
+    assert set(sens["policy"]) == {"random", "greedy", "expert", "sampler"}
+    feel = pd.read_csv(out / "montego_bay_feel.csv")
+    assert set(feel["policy"]) == {"random", "greedy", "expert", "sampler"}
+    shifts = pd.read_csv(out / "montego_bay_variant_sensitivity.csv")
+    assert set(shifts["policy"]) == {"random", "greedy", "expert", "sampler"}
+    assert not re.search(r"\bnan\b|\binf\b|-0\.00\b", text)
 
 
 def test_missing_fast_engine_is_a_user_error(monkeypatch):
