@@ -49,11 +49,11 @@ SEED = 1                          # one seed for every run: common random number
 # plays ~110k expert games/s (4 players, about 1.1 times threshold's cost), and the variant
 # comparison's paired bootstrap costs about as much again (~6 s per 100k games for the 7
 # variants).
-VARIANT_GAMES = 150_000
-SEAT_GAMES = 150_000
+VARIANT_GAMES = 130_000
+SEAT_GAMES = 130_000
 MARGIN = 0.02                     # "balanced" = every seat within ±2 pp of 1/P
-OTHER_GAMES = 50_000              # the beginners' seat and variant runs (sensitivity)
-ROLLOUT_GAMES = 400               # the search in every seat plays ~110-500 games/s: a stated few
+OTHER_GAMES = 35_000              # the beginners' seat and variant runs (sensitivity)
+ROLLOUT_GAMES = 250               # the search in every seat plays ~110-500 games/s: a stated few
 LADDER_GAMES = 40_000             # per rung, split over the rotated seats
 LADDER_SLOW = 800                 # the rung with the search
 # What would fix it (the worked tuning, also in the README): the shorter-game levers, under

@@ -23,7 +23,7 @@ from reports.build import PAGES, build_report
 from simulate.errors import UserError
 from simulate.results import Results
 
-SCALE = 0.002  # 300 games per run of the expert, 12 runs
+SCALE = 0.002  # 260 games per run of the expert, 12 runs
 
 
 @pytest.fixture(scope="module")
@@ -68,9 +68,9 @@ def test_page_states_how_it_was_made(built):
     assert "Seeds: 1;" in html and "whole page:" in html and "Simulation time:" in html
     assert ("Policies: expert, random, blocker, threshold, rollout:samples=1:base=expert."
             in html)
-    # the expert's 12 runs, each beginner's 12 of 100, the search's 12 of 2 (400 scaled, at
-    # least 2), the ladder's 3 x 4 of 20 and the search's rung 4 of 2 (800 scaled, split)
-    assert f"games: {12 * 300 + 36 * 100 + 12 * 2 + 12 * 20 + 4 * 2:,} in all; backend: fast" \
+    # the expert's 12 runs of 260, each beginner's 12 of 70, the search's 12 of 2 (250 scaled,
+    # at least 2), the ladder's 3 x 4 of 20 and the search's rung 4 of 2 (800 scaled, split)
+    assert f"games: {12 * 260 + 36 * 70 + 12 * 2 + 12 * 20 + 4 * 2:,} in all; backend: fast" \
         in html
     for preset in rr.VARIANTS:
         assert preset in html
@@ -84,7 +84,7 @@ def test_csv_tables_are_tidy(built):
     assert {"rounds_mean", "rounds_p90", "first_player_edge", "score_spread"} <= set(
         variants["metric"])
     runs = pd.read_csv(out / "rum_rebellion_runs.csv")
-    assert list(runs["games"][:12]) == [300] * 12  # the expert's; then the sensitivity's
+    assert list(runs["games"][:12]) == [260] * 12  # the expert's; then the sensitivity's
     assert list(runs["policy"][:12]) == [rr.POLICY] * 12 and rr.POLICY == "expert"
     # the beginners beside the expert and the search in the sensitivity tables
     for name in ("sensitivity", "variant_sensitivity", "feel"):
