@@ -1,9 +1,12 @@
 """The Rum Rebellion page of the balance report: what does each shorter-game variation really do?
 
-The base rules and every shorter-game preset play at 4 players on one seed,
-and the base rules at 2, 3, 5 and 6 players, all with the ``threshold``
-policy; the variants section compares the variations, the seat section the
-seats. ``PAGE.build`` plays and renders; ``PAGE.render`` renders runs
+The page's players are skilled: the trained ``expert`` in every seat. The base
+rules and every shorter-game preset play at 4 players on one seed, and the base
+rules at 2, 3, 5 and 6 players; the variants section compares the variations, the
+seat section the seats. The spec's own heuristics (``random``, ``blocker``,
+``threshold``: the beginners) and the expert with search (``rollout`` over the
+expert: the better player) play the same settings for the policy-sensitivity
+sections. ``PAGE.build`` plays and renders; ``PAGE.render`` renders runs
 already made.
 """
 
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyses.sensitivity import differ
 from engines import get_game
 from reports._runs import RunSpec, grid
 from reports.answer import Asked
@@ -24,34 +28,46 @@ from reports.sections.sensitivity import Sensitivity, VariantSensitivity
 from reports.sections.strength import Strength
 from reports.sections.tune import Question, Tune
 from reports.sections.variants import Comparison, Variants, presets_table
-from reports.words import STAR_NOTE, by_word, join_words, pp, pp_bounds
+from reports.words import STAR_NOTE, by_word, join_words, player_label, pp, pp_bounds
 
 GAME = "rum-rebellion"
 BASE = "standard"
 VARIANTS = ("short_a", "short_b", "short_c", "short_d", "short_e_tol", "short_e_rc", "short_all")
 PLAYERS = 4                       # the variant comparison's player count
 SEAT_PLAYERS = (2, 3, 4, 5, 6)
-POLICY = "threshold"              # the spec's greedy heuristic, in every seat
-POLICIES = ("random", POLICY, "blocker")  # the skill ladder, weakest first (blocker: strongest)
+POLICY = "expert"                 # the page's players: the trained expert, in every seat
+# The spec's own players, weakest first (blocker among random wins about 38% of 4-player games,
+# among threshold about 21%): the beginners' view.
+BEGINNERS = ("random", "blocker", "threshold")
+# The skill ladder, weakest first: the beginners, the expert, and the expert with search (the
+# strength ladder's rung `rollout:base=expert:samples=16`): the better player the page asks
+# its answers to survive.
+POLICIES = (*BEGINNERS, POLICY, "rollout")
+ROLLOUT_PARAMS = ":samples=16"    # tests make it quick
 SEED = 1                          # one seed for every run: common random numbers
-# Games per run at scale 1, sized for about 40 s on 2 shared cores: the fast path
-# plays ~100k threshold games/s (4 players), and the variant comparison's paired
-# bootstrap costs about as much again (~6 s per 100k games for the 7 variants).
-VARIANT_GAMES = 150_000
-SEAT_GAMES = 150_000
+# Games per run at scale 1, sized for about a minute on 2 shared cores: the fast path
+# plays ~110k expert games/s (4 players, about 1.1 times threshold's cost), and the variant
+# comparison's paired bootstrap costs about as much again (~6 s per 100k games for the 7
+# variants).
+VARIANT_GAMES = 130_000
+SEAT_GAMES = 130_000
 MARGIN = 0.02                     # "balanced" = every seat within ±2 pp of 1/P
-OTHER_GAMES = 50_000              # the other policies' seat and variant runs (sensitivity)
+OTHER_GAMES = 35_000              # the beginners' seat and variant runs (sensitivity)
+ROLLOUT_GAMES = 250               # the search in every seat plays ~110-500 games/s: a stated few
 LADDER_GAMES = 40_000             # per rung, split over the rotated seats
+LADDER_SLOW = 800                 # the rung with the search
 # What would fix it (the worked tuning, also in the README): the shorter-game levers, under
-# threshold (the seat answer's players) and the expert (skilled play's base).
+# the expert (the page's players, whose answer is the fix), then under threshold (the
+# beginners' answer).
 FIX = tuple(
     Question("Which combination of the shorter-game levers gives a mean of about 20 rounds "
-             f"(18 to 22) with the smallest first-player edge ({policy} players)?",
+             f"(18 to 22) with the smallest first-player edge ({who})?",
              goals=("mean_rounds>=18", "mean_rounds<=22", "first_player_edge=0"),
              knobs=("ticket_cost=4,6", "commission_cost=10,15", "lose_cards_removed=0,4",
                     "votes_for_coup=40,55", "starting_level=convict,ticket_of_leave"),
              players=(PLAYERS,), policy=policy, budget=600_000, seed=SEED)
-    for policy in (POLICY, "expert"))
+    for policy, who in ((POLICY, "expert players"),
+                        ("threshold", "beginners: threshold players")))
 
 
 # Skilled play: the game's strength ladder (engines declare it), every rung on the same
@@ -75,17 +91,33 @@ def plan(scale: float = 1.0) -> list[RunSpec]:
     """
     info = get_game(GAME)
     label = "{preset}, {policy}, {players} players"
-    others = tuple(p for p in POLICIES if p != POLICY)
+    others = [p for p in SEAT_PLAYERS if p != PLAYERS]
     return (grid(info, (BASE, *VARIANTS), (POLICY,), (PLAYERS,), VARIANT_GAMES, SEED, scale,
                  least=2, label=label)
-            + grid(info, (BASE,), (POLICY,), [p for p in SEAT_PLAYERS if p != PLAYERS],
-                   SEAT_GAMES, SEED, scale, least=2, label=label)
-            + grid(info, (BASE, *VARIANTS), others, (PLAYERS,), OTHER_GAMES, SEED, scale,
+            + grid(info, (BASE,), (POLICY,), others, SEAT_GAMES, SEED, scale, least=2,
+                   label=label)
+            # the beginners' view: the same settings under the spec's own players
+            + grid(info, (BASE, *VARIANTS), BEGINNERS, (PLAYERS,), OTHER_GAMES, SEED, scale,
                    least=2, label=label)
-            + grid(info, (BASE,), others, [p for p in SEAT_PLAYERS if p != PLAYERS],
-                   OTHER_GAMES, SEED, scale, least=2, label=label)
-            + ladder_plan(info, BASE, POLICIES, PLAYERS, LADDER_GAMES, LADDER_GAMES, SEED,
-                          scale))
+            + grid(info, (BASE,), BEGINNERS, others, OTHER_GAMES, SEED, scale, least=2,
+                   label=label)
+            # the better player: the expert with search, at a stated few games
+            + grid(info, (BASE, *VARIANTS), (search(),), (PLAYERS,), ROLLOUT_GAMES, SEED,
+                   scale, least=2, slow_games=ROLLOUT_GAMES, label=label)
+            + grid(info, (BASE,), (search(),), others, ROLLOUT_GAMES, SEED, scale, least=2,
+                   slow_games=ROLLOUT_GAMES, label=label)
+            + ladder_plan(info, BASE, (*POLICIES[:-1], search()), PLAYERS, LADDER_GAMES,
+                          LADDER_SLOW, SEED, scale))
+
+
+def search() -> str:
+    """The better player: the expert with search, as the plan names it."""
+    return f"rollout:base={POLICY}{ROLLOUT_PARAMS}"
+
+
+def _label(policy: str) -> str:
+    """A player as a designer reads it ('expert + search, 16 playouts per ...')."""
+    return player_label(get_game(GAME).policy(policy))
 
 
 def how_to_read(page, answers: Answers) -> None:
@@ -94,8 +126,12 @@ def how_to_read(page, answers: Answers) -> None:
         f"The rulebook offers five 'Variations for a Shorter Game' (a-e; e comes in two "
         f"strengths). Each preset below was played on the same {c.answer.games:,} games as the "
         f"{BASE} rules: game i of every variation starts from the same seed (common random "
-        f"numbers), so each game gives a paired difference. All {PLAYERS} seats use the "
-        f"'{POLICY}' policy, so every seat figure is about the seat, not the policy in it.")
+        f"numbers), so each game gives a paired difference. All {PLAYERS} seats play the "
+        "expert (the spec's heuristic with its weights trained by rumsim to win more often), "
+        "so every seat figure is about the seat among skilled players, not the player in it. "
+        "The spec's own players (random, blocker and threshold: the beginners) play the same "
+        "settings in the sections that ask whether an answer survives other players, beside "
+        f"the expert with search ({_label(search())}), the better player.")
     page.table(presets_table(get_game(GAME), BASE, c.names), caption="The variations compared")
     page.paragraph(
         f"Differences are variation minus standard; {STAR_NOTE}. The "
@@ -122,7 +158,7 @@ def reading(answers: Answers) -> list[str]:
         r = rounds[v]
         median = t.loc[(v, "rounds_median")]
         p90 = t.loc[(v, "rounds_p90")]
-        text = (f"{v} ({_describe(v)}) shortens the game most: {r['base']:.1f} -> "
+        text = (f"Among experts, {v} ({_describe(v)}) shortens the game most: {r['base']:.1f} -> "
                 f"{r['value']:.1f} rounds on average ({_diff(r)}), median {median['base']:.0f} -> "
                 f"{median['value']:.0f}, 90th percentile {p90['base']:.0f} -> {p90['value']:.0f}.")
         if len(shorter) > 1:
@@ -131,7 +167,7 @@ def reading(answers: Answers) -> list[str]:
                      f"the least is {least} ({_diff(rounds[least])} rounds).")
         out.append(text)
     else:
-        out.append(f"No variation is shown to shorten the game at {PLAYERS} players "
+        out.append(f"Among experts, no variation is shown to shorten the game at {PLAYERS} players "
                    f"({answer.games:,} games each, Holm-adjusted); the intervals say how much "
                    f"shortening the games rule out.")
     if longer:
@@ -143,7 +179,9 @@ def reading(answers: Answers) -> list[str]:
             + "; that is not evidence of no change beyond what the interval rules out.")
 
     edge = {v: t.loc[(v, "first_player_edge")] for v in names}
-    headline = f"the first player's edge under the {BASE} rules is {pp(edge[names[0]]['base'])}"
+    headline = (f"the first player's edge among experts under the {BASE} rules (win share "
+                f"minus the fair share, in percentage points, pp) is "
+                f"{pp(edge[names[0]]['base'])}")
     if PLAYERS in seats:
         h = seats[PLAYERS].headline
         headline += f" {pp_bounds(h.low, h.high)}"
@@ -183,8 +221,11 @@ def reading(answers: Answers) -> list[str]:
                 f"The equal-seats test finds unequal seats at {join_words(unequal_at)} players"
                 + (f" but detects no difference at {join_words(equal_at)}" if equal_at else ""))
         test += " (Holm-adjusted over the player counts, 5%)"
-        out.append(f"Under the {BASE} rules the first player wins {shares}. {test}; verdicts "
+        out.append(f"Under the {BASE} rules the first player among experts wins {shares}. {test}; verdicts "
                    f"within ±{MARGIN * 100:g} pp: {said}.")
+
+    out += beginner_sentences(answers)
+    out += better_sentences(answers)
 
     gains = answer.table.loc[answer.table["kind"] == "mean", "vrf"]
     gains = gains[np.isfinite(gains)]
@@ -196,6 +237,89 @@ def reading(answers: Answers) -> list[str]:
                    f"differences by {gains.min():.2f}x to {gains.max():.2f}x (median "
                    f"{median:.2f}x){note}.")
     return out
+
+
+def _direction(edge) -> str:
+    """Where the first player stands, from its 95% interval of the gap (the sensitivity's)."""
+    return "ahead" if edge.low > 0 else "behind" if edge.high < 0 else "not shown ahead or behind"
+
+
+def _views(answers: Answers) -> dict[tuple[str, int], object]:
+    """(policy name, players) -> that player's seat view in the sensitivity section."""
+    return {(v.policy, v.players): v for s in answers["sensitivity"].seats for v in s.views}
+
+
+def beginner_sentences(answers: Answers) -> list[str]:
+    """What the spec's own players (the beginners) show differently from the experts: the
+    first player's edge at the variations' player count, and the variations' effect on it."""
+    views = _views(answers)
+    out = []
+    mine = views.get((POLICY, PLAYERS))
+    parts = [f"{_label(b)} {pp(views[(b, PLAYERS)].edge.estimate)} "
+             f"{pp_bounds(views[(b, PLAYERS)].edge.low, views[(b, PLAYERS)].edge.high)}"
+             for b in BEGINNERS if (b, PLAYERS) in views]
+    if parts and mine is not None:
+        alpha = 0.05 / len(parts)  # Bonferroni over the beginners
+        moved = [b for b in BEGINNERS if (b, PLAYERS) in views
+                 and differ(mine.edge, views[(b, PLAYERS)].edge, alpha)]
+        out.append(f"What beginners see differently: at {PLAYERS} players the first player's "
+                   f"edge among beginners is " + "; ".join(parts) + f", against the experts' "
+                   f"{pp(mine.edge.estimate)} {pp_bounds(mine.edge.low, mine.edge.high)}; "
+                   + (f"it differs from the experts' under {join_words(moved)}"
+                      if moved else "no beginner's is shown to differ from the experts'")
+                   + " (Bonferroni over the beginners).")
+    shifts = answers["variant_sensitivity"]
+    t = getattr(shifts, "shifts", None)
+    if t is not None and len(t):
+        out.extend(_shift_words(t))
+    return out
+
+
+def _shift_words(t) -> list[str]:
+    """The variations whose change of the first player's edge is shown in opposite directions
+    by the experts and some beginner (each change's own 95% interval)."""
+    sign = {(r.policy, r.variant): (1 if r.low > 0 else -1 if r.high < 0 else 0)
+            for r in t.itertuples(index=False)}
+    flipped = [v for v in dict.fromkeys(t["variant"]) if any(
+        sign.get((POLICY, v), 0) * sign.get((b, v), 0) < 0 for b in BEGINNERS)]
+    if not flipped:
+        return []
+    return [f"Among beginners, {join_words(flipped)} moves the first player's edge the other "
+            "way from among experts (see 'Does each variation's effect survive a better "
+            "player?')."]
+
+
+def better_sentences(answers: Answers) -> list[str]:
+    """Does the answer survive a better player: the expert with search among experts, and
+    whether the first player's edge under the search differs from the experts'."""
+    t = answers["ladder"].table
+    rows = t[t["weaker"].str.split(":").str[0] == POLICY] if len(t) else t
+    if not len(rows):
+        return []
+    r = rows.iloc[0]
+    shown = {"stronger": "shown stronger than the expert",
+             "weaker": "shown weaker than the expert"}.get(r["verdict"],
+                                                           "not shown stronger than the expert")
+    text = (f"Does it survive a better player? One {_label(search())} among "
+            f"{r['players'] - 1} experts wins {100 * r['share']:.1f}% [{100 * r['low']:.1f}, "
+            f"{100 * r['high']:.1f}] of {r['games']:,} games at {r['players']} players, where "
+            f"an equal player wins {100 * r['fair']:.0f}%: {shown}.")
+    views = _views(answers)
+    both = [p for p in SEAT_PLAYERS if (POLICY, p) in views and ("rollout", p) in views]
+    if both:
+        alpha = 0.05 / len(both)  # Bonferroni over the player counts
+        moved = [p for p in both
+                 if differ(views[(POLICY, p)].edge, views[("rollout", p)].edge, alpha)]
+        games = join_words(f"{views[('rollout', p)].games:,}" for p in both)
+        text += (f" With search in every seat ({games} games at "
+                 f"{join_words(str(p) for p in both)} players) the first player's edge "
+                 + (f"differs from the experts' at {join_words(str(p) for p in moved)} "
+                    "players" if moved else
+                    "is not shown to differ from the experts' at any player count (its "
+                    "intervals are wide at these few games: not evidence that it is the same)")
+                 + " (Bonferroni over the player counts; see 'Does the seat answer survive a "
+                 "better player?').")
+    return [text]
 
 
 def _describe(preset: str) -> str:
@@ -211,7 +335,7 @@ ASKED = Asked(
     question="Does the first player win more often than the others?",
     first="the first player (seat 0)",
     beginner="threshold",
-    fix_question=FIX[1].ask,
+    fix_question=FIX[0].ask,
     fix_words=lambda v: ("for a game of about 20 rounds: a ticket of leave costs "
                          f"{v[0]}, a commission {v[1]}, "
                          f"{v[2]} lose cards removed, "
@@ -226,7 +350,7 @@ PAGE = GamePage(
     subtitle="rumsim balance report - Rum Rebellion (roll-and-move race for 2-6), spec sections "
              "7.1 and 9.9",
     blurb="what does each shorter-game variation really do to game length and the first "
-          "player's edge?",
+          "player's edge among skilled players, and among beginners?",
     plan=plan,
     sections=(
         Strength(RUNGS, players=(PLAYERS, *(p for p in SEAT_PLAYERS if p != PLAYERS)),
@@ -237,8 +361,8 @@ PAGE = GamePage(
         Variants(base=BASE, players=PLAYERS, policy=POLICY),
         SeatAdvantage(
             margin=MARGIN, presets=(BASE,), policies=(POLICY,),
-            heading="Seat win shares, {players} players, {presets} rules",
-            figure_title="Win share by seat, {policy} policy, {preset} rules",
+            heading="Seat win shares among experts, {players} players, {presets} rules",
+            figure_title="Win share by seat, {policy} players, {preset} rules",
             figure_alt="win share by seat per player count",
             figure_caption="Points: win share; whiskers: 95% Wilson intervals; dashed: the fair "
                            "share 1/P; grey: the ±{margin} pp margin of the verdict.",
@@ -247,9 +371,11 @@ PAGE = GamePage(
             value_label="seat {}",
             csv={"seats": order_long, "seat_verdicts": order_verdicts}),
         Sensitivity(presets=(BASE,), policies=POLICIES, margin=MARGIN,
-                    note=f"The seat runs again under every policy of the skill ladder; "
-                         f"'{POLICY}' plays the games above, the others "
-                         f"{OTHER_GAMES:,} games per setting."),
+                    note=f"The seat runs again under every player of the skill ladder: the "
+                         f"beginners (random, blocker, threshold), the expert and the expert "
+                         f"with search ({_label(search())}). The expert plays the games above, "
+                         f"the beginners {OTHER_GAMES:,} games per setting, the search, the "
+                         f"slowest, {ROLLOUT_GAMES:,}, so its intervals are wide."),
         VariantSensitivity(policies=POLICIES, base=BASE, variants=VARIANTS, players=PLAYERS),
         Ladder(policies=POLICIES, players=PLAYERS, preset=BASE),
         Tune(FIX),

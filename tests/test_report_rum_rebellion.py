@@ -23,13 +23,14 @@ from reports.build import PAGES, build_report
 from simulate.errors import UserError
 from simulate.results import Results
 
-SCALE = 0.002  # 300 games per run, 12 runs
+SCALE = 0.002  # 260 games per run of the expert, 12 runs
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "site"
     with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(rr, "ROLLOUT_PARAMS", ":samples=1")  # keeps the search quick
         quick_ladder(mp, rr)
         written = build_report(out, games=["rum-rebellion"], scale=SCALE, backend="fast",
                                progress=False)
@@ -54,7 +55,7 @@ def test_page_embeds_two_png_figures(built):
     # the strength ladder, the length ECDFs, the seat shares; the edge by policy, the variations' shifts by
     # policy, the skill ladder, the game feel; what would fix it (its length and edge); which
     # choices matter under the expert (restricted play: its declared choices)
-    assert len(images) == 13  # what would fix it: for threshold and for the expert; the answer
+    assert len(images) == 13  # what would fix it: for the expert and for threshold; the answer
     assert "Which choices matter" in html
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]
@@ -65,9 +66,12 @@ def test_page_states_how_it_was_made(built):
     html = (out / "rum_rebellion.html").read_text()
     assert f"rumsim report rum-rebellion --out {out} --scale 0.002" in html
     assert "Seeds: 1;" in html and "whole page:" in html and "Simulation time:" in html
-    assert "Policies: threshold, random, blocker." in html
-    # threshold's 12 runs, random's and blocker's 12 each of 100, the ladder's 2 x 4 of 20
-    assert f"games: {12 * 300 + 24 * 100 + 8 * 20:,} in all; backend: fast" in html
+    assert ("Policies: expert, random, blocker, threshold, rollout:samples=1:base=expert."
+            in html)
+    # the expert's 12 runs of 260, each beginner's 12 of 70, the search's 12 of 2 (250 scaled,
+    # at least 2), the ladder's 3 x 4 of 20 and the search's rung 4 of 2 (800 scaled, split)
+    assert f"games: {12 * 260 + 36 * 70 + 12 * 2 + 12 * 20 + 4 * 2:,} in all; backend: fast" \
+        in html
     for preset in rr.VARIANTS:
         assert preset in html
     assert "votes_for_coup=40" in html and "Holm" in html and "Wilson" in html
@@ -80,7 +84,14 @@ def test_csv_tables_are_tidy(built):
     assert {"rounds_mean", "rounds_p90", "first_player_edge", "score_spread"} <= set(
         variants["metric"])
     runs = pd.read_csv(out / "rum_rebellion_runs.csv")
-    assert list(runs["games"][:12]) == [300] * 12  # threshold's; then the sensitivity's
+    assert list(runs["games"][:12]) == [260] * 12  # the expert's; then the sensitivity's
+    assert list(runs["policy"][:12]) == [rr.POLICY] * 12 and rr.POLICY == "expert"
+    # the beginners beside the expert and the search in the sensitivity tables
+    for name in ("sensitivity", "variant_sensitivity", "feel"):
+        table = pd.read_csv(out / f"rum_rebellion_{name}.csv")
+        assert set(table["policy"]) == set(rr.POLICIES), name
+    ladder = pd.read_csv(out / "rum_rebellion_ladder.csv")
+    assert list(ladder["weaker"]) == list(rr.POLICIES[:-1])  # blocker sits below threshold
     assert sorted(runs["players"].unique()) == [2, 3, 4, 5, 6]
     seats = pd.read_csv(out / "rum_rebellion_seats.csv")
     assert len(seats) == 2 + 3 + 4 + 5 + 6
@@ -109,7 +120,7 @@ def fake_run(preset: str, players: int, rounds: np.ndarray, first_wins: float = 
         frame[f"score_{s}"] = 1000 * (winner == s) + rng.integers(0, 300, n)
     rules = Rules.from_overrides({}, preset=preset)
     return Results(frame, {"preset": preset, "players": players, "seed": 1,
-                           "rules_changed": rules.describe(), "policies": ["threshold"] * players,
+                           "rules_changed": rules.describe(), "policies": ["expert"] * players,
                            "backend": "fast", "elapsed_s": 0.25, "games": n})
 
 
@@ -148,7 +159,7 @@ def test_reading_reports_a_changed_first_player_edge():
 
 def test_longer_variations_and_seat_verdicts_are_reported():
     page = rr.PAGE.render(fake_results({"short_c": -6}), "cmd")
-    assert "No variation is shown to shorten the game" in page.html
+    assert "Among experts, no variation is shown to shorten the game" in page.html
     assert "Longer games under short_c (+6.00" in page.html
     assert "at 2 players (fair 50.0%)" in page.html
 
@@ -156,15 +167,34 @@ def test_longer_variations_and_seat_verdicts_are_reported():
 # ---------------------------------------------------------------- plan, errors, figures
 
 
+def test_page_speaks_of_experts_first_then_beginners_then_search(built):
+    out, _ = built
+    html = (out / "rum_rebellion.html").read_text()
+    answer = html.split('id="beginners"')[1].split("</details>")[0]
+    assert "Among experts, " in answer and "first player&#x27;s edge among experts" in answer
+    assert answer.index("Among experts") < answer.index("What beginners see differently")
+    assert "edge among beginners is random " in answer and "threshold " in answer
+    assert ("Does it survive a better player? One expert + search, 1 playouts per option of a "
+            "searched decision among 3 experts") in answer
+    assert "rollout" not in answer and "blocker" in answer
+    asks = [q.ask for q in rr.FIX]
+    assert rr.ASKED.fix_question == asks[0] and "(expert players)" in asks[0]
+    assert len(set(asks)) == len(asks) and rr.FIX[1].policy == "threshold"
+
+
 def test_plan_runs_every_preset_at_four_players_and_the_other_counts_once():
     full = [s for s in rr.plan() if s.policy == rr.POLICY]
     assert [(s.preset, s.players) for s in full] == (
         [("standard", 4), *[(p, 4) for p in rr.VARIANTS]] + [("standard", p) for p in (2, 3, 5, 6)])
     assert {s.games for s in full} == {rr.VARIANT_GAMES, rr.SEAT_GAMES}
-    # the other policies play the same settings at their own count
-    for policy in ("random", "blocker"):
-        assert [(s.preset, s.players) for s in rr.plan() if s.policy == policy] == \
+    # the beginners and the search play the same settings at their own counts
+    for policy, games in (("random", rr.OTHER_GAMES), ("blocker", rr.OTHER_GAMES),
+                          ("threshold", rr.OTHER_GAMES),
+                          ("rollout:samples=16:base=expert", rr.ROLLOUT_GAMES)):
+        part = [s for s in rr.plan() if s.policy == policy]
+        assert [(s.preset, s.players) for s in part] == \
             [(p, n) for p, n in ((s.preset, s.players) for s in full)]
+        assert {s.games for s in part} == {games}
     full = rr.plan()
     assert len({s.label for s in full}) == len(full) and {s.seed for s in full} == {rr.SEED}
     assert {s.games for s in rr.plan(1e-9)} == {2}
