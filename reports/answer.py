@@ -252,9 +252,20 @@ def _fix(asked: Asked, tunes) -> tuple[str | None, str | None]:
     words = asked.fix_words(values) if asked.fix_words else a.labels[a.best]
     from analyses.tune import goal_line  # the goal lines as the tuning says them
     goals = "; ".join(goal_line(g, plain=True) for g in a.goal_rows(a.best))
+    rows = {g["metric"]: g for g in a.goal_rows(a.best)}
+    # a target ('=') the best setting's interval does not reach, or a constraint not shown
+    # met: the tuning's best is then not (yet) a fix, and the answer says so
+    missed = [g for g in a.goals if not g.constraint and g.metric.name in rows
+              and not rows[g.metric.name]["low"] <= g.value <= rows[g.metric.name]["high"]]
+    unmet = [state for g in rows.values() for state in g["constraints"].values()
+             if state != "met"]
     if a.race.none_feasible:
         text = (f"No setting the tuning tried meets the goal for {a.policies} players; the "
                 f"closest: {words} ({goals}).")
+    elif missed or unmet:
+        text = (f"Not found yet: the best setting the tuning tried, {words}, is not shown to reach "
+                f"its goal for {a.policies} players ({goals}); the evidence below shows what "
+                "it moves.")
     else:
         text = f"{words} ({a.policies} players, {a.players} players: {goals})."
     moves = [s for s in a.side if s.get("verdict") == "moves"]

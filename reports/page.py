@@ -190,7 +190,7 @@ class GamePage:
         contents_at = page.mark()
         if answer is not None:
             fold("beginners", lambda: page.bullets(self.reading(answers)),
-                 "The answer at every player count and rule set")
+                 "The answer in detail: experts at every player count, then beginners")
         elif self.answer_first is not None:
             fold("more", lambda: page.bullets(leads + self.reading(answers)),
                  "More of the answer")

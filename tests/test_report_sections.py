@@ -44,7 +44,7 @@ def mb_run(players: int, n: int = 300) -> Results:
     rail = np.argsort(np.random.default_rng(5).random((n, players)), axis=1) + 1
     for s in range(players):
         res.frame[f"first_rail_pos_{s}"] = rail[:, s]
-    res.meta["policies"] = ["greedy"] * players
+    res.meta["policies"] = [mb.POLICY] * players
     return res
 
 
