@@ -54,9 +54,10 @@ details[open] > summary { margin-bottom: .6rem; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(28rem, 100%), 1fr));
          gap: 1rem; }
 .card { border: 1px solid #ddd; border-radius: 6px; padding: .2rem 1rem .6rem; }
-.card h2 { margin-top: .6rem; font-size: 1.15rem; } .card p, .card dd { font-size: .92rem; }
-.card dt { font-weight: 600; font-size: .92rem; } .card dd { margin-left: 1rem; }
-.card figure.small img { max-width: 100%; }
+.card h2 { margin-top: .6rem; font-size: 1.15rem; } .card p, .card dd { font-size: .88rem; }
+.card p { margin: .4rem 0; }
+.card dt { font-weight: 600; font-size: .88rem; } .card dd { margin-left: 1rem; }
+.card figure.small { margin: .4rem 0; } .card figure.small img { max-width: min(100%, 22rem); }
 ul.lines { margin: .2rem 0; padding-left: 1.1rem; } ul.lines li { margin: .15rem 0; }
 dl.glossary dt { font-weight: 600; } dl.glossary dd { margin: 0 0 .5rem 1.2rem; }
 p, li, figcaption, caption { overflow-wrap: break-word; }

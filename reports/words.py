@@ -8,6 +8,7 @@ same on every page.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 
 from analyses.stats import Interval
@@ -126,8 +127,8 @@ GLOSSARY = {
                         "(pp) above 25%.",
     "fair share": "the share of games a seat would win if seats made no difference: 1 in P "
                   "at a table of P players.",
-    "edge": "a seat's win share minus the fair share, in percentage points: +5 means that "
-            "seat wins 5 more games in 100 than a fair seat.",
+    "player's edge": "a seat's win share minus the fair share, in percentage points: +5 "
+                     "means that seat wins 5 more games in 100 than a fair seat.",
     "interval": "the range [low, high] after a figure: the values the games cannot rule out. "
                 "A 95% interval misses the truth at most 5 times in 100.",
     "balanced": "every seat's edge is shown to lie within the margin (±2 percentage points) "
@@ -180,8 +181,8 @@ GLOSSARY = {
 
 def glossary_terms(text: str) -> dict[str, str]:
     """The glossary entries whose term appears in ``text`` (case-insensitive), in order."""
-    low = text.lower()
-    return {t: d for t, d in GLOSSARY.items() if t.lower() in low}
+    return {t: d for t, d in GLOSSARY.items()
+            if re.search(rf"\b{re.escape(t)}\b", text, re.IGNORECASE)}
 
 
 def elo_interval(iv: Interval, unit: str = "Elo") -> str:

@@ -267,7 +267,7 @@ CASES = [
      "unknown policy 'random,threshold'"),
     (["thresholds", "-n", "10", "--policy", "greedy:draw_threshold=nan"],
      "is not a finite number"),
-    (["thresholds", "--policy", "greedy,random"], "unknown policy 'greedy,random'"),
+    (["thresholds", "--policy", "greedy,nosuch"], "unknown policy 'nosuch'"),
     (["thresholds", "--target", "nan,20,20,20,20,20"], "target split needs 6"),
     (["thresholds", "--target", "40,25,15,10,6,4,0"], "(7 numbers"),
     (["thresholds", "--target", ""], "target split needs 6"),

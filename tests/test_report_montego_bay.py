@@ -61,7 +61,7 @@ def test_page_writes_tables_and_embeds_figures(built):
     # the skill ladder, the game feel; what would fix it (the largest place gap)
     # and which choices matter
     # and the answer block's ladder ("why we believe it")
-    assert len(images) == 12  # what would fix it: for the expert and for greedy
+    assert len(images) == 13  # and the shorter games among experts  # what would fix it: for the expert and for greedy
     assert "Which choices matter" in html and "rumsim restrict montego-bay" in html
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]

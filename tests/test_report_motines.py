@@ -63,7 +63,7 @@ def test_seat_tables_show_the_expert(page):
     # policy, the variations' shifts by policy, the skill ladder, the game feel; what would
     # fix it (two seats' gaps under each of the expert and greedy), which choices matter
     # under the expert (restricted play: its declared choices)
-    assert len(images) == 16  # and the answer block's ladder
+    assert len(images) == 17  # and the shorter games among experts  # and the answer block's ladder
     assert "Which choices matter" in page.html
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
 

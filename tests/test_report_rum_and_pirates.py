@@ -71,7 +71,7 @@ def test_tables_and_figures(page):
     # the edge by policy, the variations' shifts by policy, the skill ladder, the game feel;
     # what would fix it (among experts at 4 players, among greedy at each of four player
     # counts), which choices matter under the expert (restricted play: its declared choices)
-    assert len(images) == 17  # and the answer
+    assert len(images) == 18  # and the shorter games among experts  # and the answer
     assert "Which choices matter" in page.html
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     parts = page.tables["rum_and_pirates_composition.csv"]

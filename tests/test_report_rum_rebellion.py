@@ -55,7 +55,7 @@ def test_page_embeds_two_png_figures(built):
     # the strength ladder, the length ECDFs, the seat shares; the edge by policy, the variations' shifts by
     # policy, the skill ladder, the game feel; what would fix it (its length and edge); which
     # choices matter under the expert (restricted play: its declared choices)
-    assert len(images) == 13  # what would fix it: for the expert and for threshold; the answer
+    assert len(images) == 14  # and the shorter games among experts  # what would fix it: for the expert and for threshold; the answer
     assert "Which choices matter" in html
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert "<script" not in html and "http" not in html.split("<body>")[1]

@@ -34,7 +34,7 @@ def run(preset: str, players: int, n: int = 400, seed: int = 0) -> Results:
         frame[f"win_{s}"] = (winner == s).astype(float)
         frame[f"score_{s}"] = 1000 * (winner == s) + rng.integers(0, 300, n)
     return Results(frame, {"preset": preset, "players": players, "seed": 1,
-                           "rules_changed": "default", "policies": ["threshold"] * players,
+                           "rules_changed": "default", "policies": [rr.POLICY] * players,
                            "backend": "fast", "elapsed_s": 0.25, "games": n})
 
 

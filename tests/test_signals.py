@@ -355,16 +355,19 @@ def signal_in_run(monkeypatch, label: str, sig: int = signal.SIGINT) -> None:
 
 def test_a_page_whose_last_run_is_stopped_is_not_written(tmp_path, monkeypatch, capsys):
     out = tmp_path / "report"
-    # the page's rollout runs, played in lockstep (the skill ladder's three runs follow)
-    signal_in_run(monkeypatch, "rollout (standard) + rollout (long)", signal.SIGTERM)
+    # the page's search runs, played in lockstep (the skill ladder's runs follow)
+    search = [f"expert + search, {k} imagined games per option at each decision ({preset})"
+              for preset in ("standard", "long") for k in (8, 16)]
+    signal_in_run(monkeypatch, " + ".join(search[i] for i in (0, 1, 2, 3)), signal.SIGTERM)
     code, text, err = run_cli(capsys, "report", "rum-runner", "--scale", "0.002", "-q",
                               "--out", str(out))
     assert code == 130
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0] == (
-        f"rumsim: interrupted: the report in '{out}' is partial (runs 3, 6 of 9 (rollout "
-        "(standard), rollout (long)) of the Rum Runner page stopped after 1 of 2 games): kept "
-        "no page; not built: Rum Runner; the index says so")
+    assert len(lines) == 1 and lines[0].startswith(
+        f"rumsim: interrupted: the report in '{out}' is partial (runs ")
+    assert "imagined games per option at each decision (standard)" in lines[0]
+    assert lines[0].endswith("of the Rum Runner page stopped after 1 of 4 games): kept "
+                             "no page; not built: Rum Runner; the index says so")
     assert sorted(p.name for p in out.iterdir()) == ["index.html"]
     index = (out / "index.html").read_text()
     assert "Partial report" in index and "Not built: Rum Runner" in index
@@ -380,7 +383,7 @@ def test_a_stopped_report_keeps_the_pages_that_finished(tmp_path, monkeypatch, c
     (out / "rum_rebellion.html").write_text("an earlier build's page")
     # rum-rebellion's first runs: the base and its variants at 4 players, in lockstep
     signal_in_run(monkeypatch, " + ".join(
-        f"{preset}, threshold, 4 players" for preset in (
+        f"{preset}, expert, 4 players" for preset in (
             "standard", "short_a", "short_b", "short_c", "short_d", "short_e_tol",
             "short_e_rc", "short_all")))
     code, text, err = run_cli(capsys, "report", "rum-runner", "rum-rebellion", "--scale",

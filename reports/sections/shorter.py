@@ -22,6 +22,7 @@ from reports._runs import scaled
 from reports.compare_page import _figure, _tables
 from reports.sections import Section
 from reports.words import player_label
+from simulate.errors import Interrupted
 
 # Games per variation (and the base) at scale 1, and deals of the search check: sized for the
 # report's time (the check's search rung is slow); `rumsim compare GAME -n N --check-n M`
@@ -53,8 +54,21 @@ class Shorter(Section):
 
         n = scaled(self.games, scale, 20)
         check_n = scaled(self.check_deals, scale, 2)
-        run = functools.partial(simulate.run, keep=False, progress=progress, workers=workers,
-                                backend=backend, cluster=cluster, store=store)
+        played = functools.partial(simulate.run, keep=False, progress=progress,
+                                   workers=workers, backend=backend, cluster=cluster,
+                                   store=store)
+
+        def run(*args, **kwargs):
+            # a stopped run stops the page, as the page's planned runs do (reports._runs)
+            try:
+                res = played(*args, **kwargs)
+            except Interrupted:
+                raise Interrupted(f"stopped before the shorter games of the {info.title} "
+                                  "page") from None
+            if res.meta.get("interrupted"):
+                raise Interrupted(f"the shorter games of the {info.title} page stopped after "
+                                  f"{res.meta['games']:,} games")
+            return res
         answer = compare(info, n=n, seed=self.seed, check_n=check_n, play=run,
                          labels=lambda spec: player_label(info.policy(spec)))
         command = (f"rumsim compare {info.name} -n {n} --check-n {check_n} --seed {self.seed} "
